@@ -1,0 +1,16 @@
+package dev.baton.sample;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+
+/** Baton's sample application: flash sale, unpaid-order auto-cancel, a nightly job, document locks. */
+@SpringBootApplication
+public class SampleApplication {
+
+	public static void main(String[] args) {
+		SpringApplication application = new SpringApplication(SampleApplication.class);
+		application.addListeners(new EmbeddedRedisFallback());
+		application.run(args);
+	}
+
+}

@@ -1,0 +1,79 @@
+package dev.baton.test;
+
+import dev.baton.test.internal.ContainerRedis;
+import dev.baton.test.internal.ExternalRedis;
+import dev.baton.test.internal.RedisProcess;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Provides Redis servers for tests.
+ *
+ * <p>The {@linkplain #shared() shared server} is resolved once per JVM, in this order:
+ * <ol>
+ * <li>the URL in the environment variable {@value #URL_VARIABLE} (or the system property
+ * {@value #URL_PROPERTY}), used as is;</li>
+ * <li>a {@code redis:7-alpine} container, when Testcontainers is on the class path and a Docker
+ * engine answers;</li>
+ * <li>a {@code redis-server} process on a free loopback port: the one on the {@code PATH}, else
+ * the binary shipped in {@code com.github.codemonstur:embedded-redis}.</li>
+ * </ol>
+ * Servers this JVM starts are stopped when it exits, also when it is killed: a local process
+ * watches the pipe to this JVM and ends with it.
+ */
+public final class RedisServers {
+
+	/** Environment variable naming an existing Redis server, e.g. {@code redis://127.0.0.1:6379}. */
+	public static final String URL_VARIABLE = "BATON_TEST_REDIS_URL";
+
+	/** System property alternative to {@value #URL_VARIABLE}. */
+	public static final String URL_PROPERTY = "baton.test.redis.url";
+
+	private static final Logger logger = LoggerFactory.getLogger(RedisServers.class);
+
+	private static @Nullable RedisServer shared;
+
+	private RedisServers() {
+	}
+
+	/**
+	 * Returns the server shared by every test of this JVM, starting it on first use.
+	 * @return the shared server
+	 */
+	public static synchronized RedisServer shared() {
+		if (shared == null) {
+			shared = provision();
+			logger.info("Redis for tests: {} {} at {}", shared.origin(), shared.version(), shared.url());
+		}
+		return shared;
+	}
+
+	/**
+	 * Starts a new {@code redis-server} process on a free loopback port, for tests that need more
+	 * than one server (replication, cluster, failover). The caller stops it with
+	 * {@link RedisServer#close()}; it also stops when this JVM exits.
+	 * @param arguments extra {@code redis-server} arguments, e.g. {@code "--appendonly", "yes"}
+	 * @return the running server
+	 */
+	public static RedisServer startLocal(String... arguments) {
+		return RedisProcess.start(arguments);
+	}
+
+	private static RedisServer provision() {
+		String url = configuredUrl();
+		if (url != null) {
+			return ExternalRedis.connect(url);
+		}
+		if (ContainerRedis.isDockerAvailable()) {
+			return ContainerRedis.start();
+		}
+		return RedisProcess.start();
+	}
+
+	private static @Nullable String configuredUrl() {
+		String url = System.getProperty(URL_PROPERTY, System.getenv(URL_VARIABLE));
+		return (url == null || url.isBlank()) ? null : url.trim();
+	}
+
+}

@@ -1,0 +1,161 @@
+package dev.baton.test.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import dev.baton.test.RedisServer;
+
+/**
+ * A {@code redis-server} process on a free loopback port.
+ *
+ * <p>The server runs under a small {@code sh} guardian that blocks reading its standard input,
+ * which is a pipe from this JVM. When the JVM exits, normally or by {@code SIGKILL}, the pipe
+ * closes and the guardian kills the server, so no test run leaves a server behind.
+ */
+public final class RedisProcess implements RedisServer {
+
+	private static final String GUARDIAN = "\"$@\" & server=$!; cat >/dev/null; kill \"$server\" 2>/dev/null; wait \"$server\"";
+
+	private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(15);
+
+	private static final int ATTEMPTS = 3;
+
+	private static final Set<RedisProcess> running = ConcurrentHashMap.newKeySet();
+
+	static {
+		Runtime.getRuntime().addShutdownHook(new Thread(() -> running.forEach(RedisProcess::close), "baton-redis-stop"));
+	}
+
+	private final Process guardian;
+
+	private final int port;
+
+	private final String version;
+
+	private final Path binary;
+
+	private RedisProcess(Process guardian, int port, String version, Path binary) {
+		this.guardian = guardian;
+		this.port = port;
+		this.version = version;
+		this.binary = binary;
+	}
+
+	/**
+	 * Starts a server on a free port, retrying with another port if one was taken meanwhile.
+	 * @param arguments extra {@code redis-server} arguments
+	 * @return the running server
+	 */
+	public static RedisProcess start(String... arguments) {
+		Path binary = RedisBinary.resolve();
+		IllegalStateException failure = new IllegalStateException("Could not start " + binary);
+		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+			try {
+				RedisProcess server = launch(binary, freePort(), arguments);
+				running.add(server);
+				return server;
+			}
+			catch (RuntimeException ex) {
+				failure.addSuppressed(ex);
+			}
+		}
+		throw failure;
+	}
+
+	private static RedisProcess launch(Path binary, int port, String... arguments) {
+		try {
+			Path dir = Files.createTempDirectory("baton-redis-" + port);
+			List<String> command = new ArrayList<>(List.of("sh", "-c", GUARDIAN, "baton-redis", binary.toString(),
+					"--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+					"--daemonize", "no", "--dir", dir.toString()));
+			command.addAll(List.of(arguments));
+			Process guardian = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(dir.resolve("redis.log").toFile())
+				.start();
+			try {
+				String version = ServerProbe.awaitVersion(urlOf(port), STARTUP_TIMEOUT, guardian::isAlive);
+				return new RedisProcess(guardian, port, version, binary);
+			}
+			catch (RuntimeException ex) {
+				stop(guardian);
+				throw new IllegalStateException("redis-server on port " + port + " did not start; see "
+						+ dir.resolve("redis.log"), ex);
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot launch " + binary, ex);
+		}
+	}
+
+	private static int freePort() {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("No free port", ex);
+		}
+	}
+
+	private static String urlOf(int port) {
+		return "redis://127.0.0.1:" + port;
+	}
+
+	@Override
+	public String host() {
+		return "127.0.0.1";
+	}
+
+	@Override
+	public int port() {
+		return this.port;
+	}
+
+	@Override
+	public String version() {
+		return this.version;
+	}
+
+	@Override
+	public String origin() {
+		return "redis-server process " + this.binary;
+	}
+
+	/** The guardian's process id; its child is the server. */
+	public long pid() {
+		return this.guardian.pid();
+	}
+
+	@Override
+	public void close() {
+		running.remove(this);
+		stop(this.guardian);
+	}
+
+	private static void stop(Process guardian) {
+		try {
+			guardian.getOutputStream().close();
+			if (!guardian.waitFor(5, TimeUnit.SECONDS)) {
+				guardian.descendants().forEach(ProcessHandle::destroyForcibly);
+				guardian.destroyForcibly();
+			}
+		}
+		catch (IOException ex) {
+			guardian.destroyForcibly();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			guardian.destroyForcibly();
+		}
+	}
+
+}

@@ -1,0 +1,88 @@
+package dev.baton.test;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import dev.baton.test.internal.RedisProcess;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RedisProcessTests {
+
+	@Test
+	void startsAServerOnAFreePortAndStopsIt() {
+		RedisServer server = RedisServers.startLocal();
+		assertThat(accepts(server.port())).isTrue();
+		assertThat(server.version()).isNotBlank();
+
+		server.close();
+
+		assertThat(accepts(server.port())).isFalse();
+	}
+
+	@Test
+	void startsIndependentServers() {
+		try (RedisServer first = RedisServers.startLocal(); RedisServer second = RedisServers.startLocal()) {
+			assertThat(first.port()).isNotEqualTo(second.port());
+		}
+	}
+
+	@Test
+	void serverDiesWithTheJvmThatStartedItEvenOnSigkill() throws Exception {
+		Process child = new ProcessBuilder(javaBin(), "-cp", System.getProperty("java.class.path"),
+				ServerOwner.class.getName())
+			.redirectErrorStream(true)
+			.start();
+		BufferedReader output = new BufferedReader(new InputStreamReader(child.getInputStream()));
+		String line = output.readLine();
+		while (line != null && !line.startsWith("port=")) {
+			line = output.readLine();
+		}
+		assertThat(line).as("child JVM announced its server").isNotNull();
+		int port = Integer.parseInt(line.substring("port=".length()).trim());
+		assertThat(accepts(port)).isTrue();
+
+		child.destroyForcibly();
+		assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
+
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (accepts(port) && System.nanoTime() < deadline) {
+			Thread.sleep(50);
+		}
+		assertThat(accepts(port)).as("redis-server of a SIGKILLed JVM still listening on %d", port).isFalse();
+	}
+
+	private static String javaBin() {
+		return String.join(java.io.File.separator, List.of(System.getProperty("java.home"), "bin", "java"));
+	}
+
+	private static boolean accepts(int port) {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	/** Child JVM: starts a server, prints its port, then waits to be killed. */
+	static final class ServerOwner {
+
+		public static void main(String[] args) throws InterruptedException {
+			RedisProcess server = RedisProcess.start();
+			System.out.println("port=" + server.port());
+			System.out.flush();
+			Thread.sleep(Duration.ofMinutes(2).toMillis());
+		}
+
+	}
+
+}
