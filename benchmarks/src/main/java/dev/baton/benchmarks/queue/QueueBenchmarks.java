@@ -1,0 +1,284 @@
+package dev.baton.benchmarks.queue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+import dev.baton.benchmarks.BenchmarkSettings;
+import dev.baton.benchmarks.support.CpuClock;
+import dev.baton.benchmarks.support.Metrics;
+import dev.baton.benchmarks.support.RedisProbe;
+import dev.baton.benchmarks.support.RedisProbe.Snapshot;
+import dev.baton.benchmarks.support.Samples;
+import dev.baton.benchmarks.support.Table;
+
+/**
+ * The delayed-queue scenarios of issue 4, each run for every selected implementation on a new
+ * queue (and a new client) per run, with the server emptied in between.
+ */
+public final class QueueBenchmarks {
+
+	private static final Duration FAR_AWAY = Duration.ofHours(1);
+
+	private static final Duration DRAIN_WARMUP_BUDGET = Duration.ofSeconds(5);
+
+	private static final Duration IDLE_SETTLE = Duration.ofSeconds(2);
+
+	private static final TaskHandler IGNORE = (payload) -> {
+	};
+
+	private final BenchmarkSettings settings;
+
+	private final String redisUrl;
+
+	private final RedisProbe probe;
+
+	private final AtomicInteger queueIds = new AtomicInteger();
+
+	private final Table enqueue;
+
+	private final Table drain;
+
+	private final Table lateness;
+
+	private final Table idle;
+
+	public QueueBenchmarks(BenchmarkSettings settings, String redisUrl, RedisProbe probe) {
+		this.settings = settings;
+		this.redisUrl = redisUrl;
+		this.probe = probe;
+		this.enqueue = new Table("Queue, enqueue: " + settings.tasks() + " tasks from one producer thread",
+				List.of("single tasks/s", "Redis cmds/task single", "client CPU µs/task single", "batch tasks/s",
+						"Redis cmds/task batch"));
+		this.drain = new Table("Queue, drain: " + settings.tasks() + " tasks due at one instant, " + settings.consumers()
+				+ " consumer threads", List.of("tasks/s", "drain s", "missing", "duplicates", "Redis cmds/task",
+						"Redis CPU µs/task", "client CPU µs/task"));
+		this.lateness = new Table("Queue, lateness: " + settings.latenessRate() + " tasks/s, delays 100-2000 ms, "
+				+ settings.latenessDuration().toSeconds() + " s", List.of("tasks", "p50 ms", "p99 ms", "max ms",
+						"missing", "duplicates"));
+		this.idle = new Table("Queue, idle: empty queue, " + settings.consumers() + " consumer threads running",
+				List.of("Redis cmds/s"));
+	}
+
+	/**
+	 * Runs every scenario for every selected implementation.
+	 * @param implementations the implementations to consider
+	 * @return the result tables
+	 */
+	public List<Table> run(List<QueueImplementation> implementations) {
+		for (QueueImplementation implementation : implementations) {
+			if (this.settings.selects(implementation.name())) {
+				guarded(this.enqueue, implementation, () -> enqueue(implementation));
+				guarded(this.drain, implementation, () -> drain(implementation));
+				guarded(this.lateness, implementation, () -> lateness(implementation));
+				guarded(this.idle, implementation, () -> idle(implementation));
+			}
+		}
+		return List.of(this.enqueue, this.drain, this.lateness, this.idle);
+	}
+
+	private void guarded(Table table, QueueImplementation implementation, Runnable scenario) {
+		try {
+			scenario.run();
+		}
+		catch (RuntimeException ex) {
+			System.out.println("  " + implementation.name() + " FAILED: " + ex);
+			ex.printStackTrace(System.out);
+			table.add(implementation.name(), new Metrics(), "failed: " + ex.getMessage());
+		}
+	}
+
+	private void enqueue(QueueImplementation implementation) {
+		int warmup = Math.max(1000, this.settings.tasks() / 10);
+		enqueueRun(implementation, warmup);
+		List<Metrics> runs = new ArrayList<>();
+		for (int i = 0; i < this.settings.runs(); i++) {
+			Metrics run = enqueueRun(implementation, this.settings.tasks());
+			log(implementation, "enqueue", i, run);
+			runs.add(run);
+		}
+		this.enqueue.add(implementation.name(), Metrics.medians(runs),
+				"single per run " + Metrics.spread(runs, "single tasks/s") + "; batch: "
+						+ implementation.batchDescription() + ", " + this.settings.batchSize() + " per call, per run "
+						+ Metrics.spread(runs, "batch tasks/s"));
+	}
+
+	private Metrics enqueueRun(QueueImplementation implementation, int tasks) {
+		Metrics metrics = new Metrics();
+		this.probe.flushAll();
+		try (QueueClient client = connect(implementation, IGNORE)) {
+			Snapshot before = this.probe.snapshot();
+			long cpuBefore = CpuClock.processCpuNanos();
+			long start = System.nanoTime();
+			for (int i = 0; i < tasks; i++) {
+				client.schedule(String.valueOf(i), TaskTracker.payload(i, 0), FAR_AWAY);
+			}
+			long elapsed = System.nanoTime() - start;
+			long cpu = CpuClock.processCpuNanos() - cpuBefore;
+			Snapshot after = this.probe.snapshot();
+			metrics.put("single tasks/s", tasks / (elapsed / 1e9))
+				.put("Redis cmds/task single", (double) after.commandsSince(before) / tasks)
+				.put("client CPU µs/task single", cpu / 1e3 / tasks);
+		}
+		this.probe.flushAll();
+		try (QueueClient client = connect(implementation, IGNORE)) {
+			List<List<QueueClient.Task>> batches = new ArrayList<>();
+			for (int first = 0; first < tasks; first += this.settings.batchSize()) {
+				batches.add(batch(first, tasks, FAR_AWAY));
+			}
+			Snapshot before = this.probe.snapshot();
+			long start = System.nanoTime();
+			batches.forEach(client::scheduleAll);
+			long elapsed = System.nanoTime() - start;
+			Snapshot after = this.probe.snapshot();
+			metrics.put("batch tasks/s", tasks / (elapsed / 1e9))
+				.put("Redis cmds/task batch", (double) after.commandsSince(before) / tasks);
+		}
+		return metrics;
+	}
+
+	private void drain(QueueImplementation implementation) {
+		int warmupTasks = Math.max(1000, this.settings.tasks() / 10);
+		Drained warmup = drainRun(implementation, warmupTasks, DRAIN_WARMUP_BUDGET);
+		double fillRate = warmupTasks / (warmup.fillNanos() / 1e9);
+		Duration budget = Duration.ofMillis((long) (this.settings.tasks() / fillRate * 1500) + 1000);
+		List<Metrics> runs = new ArrayList<>();
+		List<String> notes = new ArrayList<>();
+		for (int i = 0; i < this.settings.runs(); i++) {
+			Drained run = drainRun(implementation, this.settings.tasks(), budget);
+			log(implementation, "drain", i, run.metrics());
+			runs.add(run.metrics());
+			if (!run.note().isEmpty()) {
+				notes.add("run " + (i + 1) + ": " + run.note());
+			}
+		}
+		this.drain.add(implementation.name(), Metrics.medians(runs), "tasks/s per run " + Metrics.spread(runs, "tasks/s")
+				+ "; tasks stored " + Table.format(fillRate) + "/s with scheduleAll before falling due"
+				+ (notes.isEmpty() ? "" : "; " + String.join("; ", notes)));
+	}
+
+	private Drained drainRun(QueueImplementation implementation, int tasks, Duration budget) {
+		this.probe.flushAll();
+		TaskTracker tracker = new TaskTracker(tasks);
+		try (QueueClient client = connect(implementation, tracker)) {
+			long fillStart = System.nanoTime();
+			long dueNanos = fillStart + budget.toNanos();
+			for (int first = 0; first < tasks; first += this.settings.batchSize()) {
+				client.scheduleAll(batch(first, tasks, Duration.ofNanos(dueNanos - System.nanoTime())));
+			}
+			long fillEnd = System.nanoTime();
+			Snapshot before = this.probe.snapshot();
+			long cpuBefore = CpuClock.processCpuNanos();
+			boolean finished = tracker.awaitAll(dueNanos + this.settings.drainTimeout().toNanos());
+			long end = finished ? tracker.lastHandledNanos() : System.nanoTime();
+			LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+			long cpu = CpuClock.processCpuNanos() - cpuBefore;
+			Snapshot after = this.probe.snapshot();
+			int handled = Math.max(1, tracker.handled());
+			double seconds = (end - dueNanos) / 1e9;
+			Metrics metrics = new Metrics().put("tasks/s", tracker.handled() / seconds)
+				.put("drain s", seconds)
+				.put("missing", tracker.missing())
+				.put("duplicates", tracker.duplicates())
+				.put("Redis cmds/task", (double) after.commandsSince(before) / handled)
+				.put("Redis CPU µs/task", after.cpuSecondsSince(before) * 1e6 / handled)
+				.put("client CPU µs/task", cpu / 1e3 / handled);
+			String note = "";
+			if (fillEnd > dueNanos) {
+				note = "storing overran the due instant by " + (fillEnd - dueNanos) / 1_000_000 + " ms";
+			}
+			if (!finished) {
+				note += (note.isEmpty() ? "" : ", ") + "unfinished after the " + this.settings.drainTimeout().toSeconds()
+						+ " s timeout: " + tracker.handled() + " of " + tasks + " handled";
+			}
+			return new Drained(metrics, fillEnd - fillStart, note);
+		}
+	}
+
+	private void lateness(QueueImplementation implementation) {
+		Duration warmup = this.settings.warmup().compareTo(this.settings.latenessDuration()) < 0 ? this.settings.warmup()
+				: this.settings.latenessDuration();
+		latenessRun(implementation, warmup);
+		List<Metrics> runs = new ArrayList<>();
+		for (int i = 0; i < this.settings.runs(); i++) {
+			Metrics run = latenessRun(implementation, this.settings.latenessDuration());
+			log(implementation, "lateness", i, run);
+			runs.add(run);
+		}
+		this.lateness.add(implementation.name(), Metrics.medians(runs),
+				"p99 ms per run " + Metrics.spread(runs, "p99 ms") + "; max ms per run " + Metrics.spread(runs, "max ms")
+						+ "; lateness = handler start minus (client clock before schedule + delay)");
+	}
+
+	private Metrics latenessRun(QueueImplementation implementation, Duration duration) {
+		int tasks = (int) (this.settings.latenessRate() * duration.toMillis() / 1000);
+		long interval = TimeUnit.SECONDS.toNanos(1) / this.settings.latenessRate();
+		this.probe.flushAll();
+		TaskTracker tracker = new TaskTracker(tasks);
+		try (QueueClient client = connect(implementation, tracker)) {
+			ThreadLocalRandom random = ThreadLocalRandom.current();
+			long start = System.nanoTime();
+			for (int i = 0; i < tasks; i++) {
+				LockSupport.parkNanos(start + i * interval - System.nanoTime());
+				long delayMillis = 100 + random.nextInt(1901);
+				long dueMicros = TaskTracker.wallMicros() + delayMillis * 1000;
+				client.schedule(String.valueOf(i), TaskTracker.payload(i, dueMicros), Duration.ofMillis(delayMillis));
+			}
+			tracker.awaitAll(System.nanoTime() + TimeUnit.SECONDS.toNanos(15));
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(500));
+			Samples lateness = tracker.lateness();
+			return new Metrics().put("tasks", tracker.handled())
+				.put("p50 ms", lateness.percentile(50) / 1e3)
+				.put("p99 ms", lateness.percentile(99) / 1e3)
+				.put("max ms", lateness.max() / 1e3)
+				.put("missing", tracker.missing())
+				.put("duplicates", tracker.duplicates());
+		}
+	}
+
+	private void idle(QueueImplementation implementation) {
+		this.probe.flushAll();
+		TaskTracker tracker = new TaskTracker(1);
+		try (QueueClient client = connect(implementation, tracker)) {
+			client.schedule("0", TaskTracker.payload(0, TaskTracker.wallMicros() + 100_000), Duration.ofMillis(100));
+			if (!tracker.awaitAll(System.nanoTime() + TimeUnit.SECONDS.toNanos(10))) {
+				throw new IllegalStateException("The task scheduled before idling was not handled within 10 s");
+			}
+			LockSupport.parkNanos(IDLE_SETTLE.toNanos());
+			Snapshot before = this.probe.snapshot();
+			LockSupport.parkNanos(this.settings.idleDuration().toNanos());
+			Snapshot after = this.probe.snapshot();
+			double seconds = this.settings.idleDuration().toMillis() / 1000.0;
+			Metrics metrics = new Metrics().put("Redis cmds/s", after.commandsSince(before) / seconds);
+			System.out.println("  " + implementation.name() + " idle: " + metrics);
+			this.idle.add(implementation.name(), metrics, "one instance, over " + Table.format(seconds) + " s: "
+					+ after.callsSince(before) + " (INFO commandstats, the harness's INFO excluded)");
+		}
+	}
+
+	private QueueClient connect(QueueImplementation implementation, TaskHandler handler) {
+		return implementation.connect(this.redisUrl, "bench-" + this.queueIds.incrementAndGet(),
+				this.settings.consumers(), handler);
+	}
+
+	private List<QueueClient.Task> batch(int from, int tasks, Duration delay) {
+		int to = Math.min(tasks, from + this.settings.batchSize());
+		List<QueueClient.Task> batch = new ArrayList<>(to - from);
+		for (int id = from; id < to; id++) {
+			batch.add(new QueueClient.Task(String.valueOf(id), TaskTracker.payload(id, 0), delay));
+		}
+		return batch;
+	}
+
+	private static void log(QueueImplementation implementation, String scenario, int run, Metrics metrics) {
+		System.out.println("  " + implementation.name() + " " + scenario + " run " + (run + 1) + ": " + metrics);
+	}
+
+	private record Drained(Metrics metrics, long fillNanos, String note) {
+	}
+
+}
