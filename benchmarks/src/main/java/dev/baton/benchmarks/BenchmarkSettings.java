@@ -40,10 +40,10 @@ public record BenchmarkSettings(int runs, Duration warmup, Duration duration, in
 			values.put(option.substring(2, option.indexOf('=')), option.substring(option.indexOf('=') + 1));
 		}
 		BenchmarkSettings settings = new BenchmarkSettings(integer(values, "runs", 3),
-				duration(values, "warmup", "2s"), duration(values, "duration", "3s"),
+				duration(values, "warmup", "5s"), duration(values, "duration", "3s"),
 				integer(values, "lock-threads", 8), integer(values, "tasks", 100_000),
 				integer(values, "batch-size", 1000), integer(values, "consumers", 4),
-				duration(values, "drain-timeout", "120s"), integer(values, "lateness-rate", 200),
+				duration(values, "drain-timeout", "180s"), integer(values, "lateness-rate", 200),
 				duration(values, "lateness-duration", "20s"), duration(values, "idle-duration", "30s"),
 				names(values.remove("only")), values.remove("redis"));
 		if (!values.isEmpty()) {

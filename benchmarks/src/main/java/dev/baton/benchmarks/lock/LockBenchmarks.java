@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.baton.benchmarks.BenchmarkSettings;
 import dev.baton.benchmarks.Benchmarks;
 import dev.baton.benchmarks.support.ChildJvm;
+import dev.baton.benchmarks.support.CommandCensus;
 import dev.baton.benchmarks.support.CpuClock;
 import dev.baton.benchmarks.support.Metrics;
 import dev.baton.benchmarks.support.RedisProbe;
@@ -23,10 +24,13 @@ import dev.baton.benchmarks.support.Table;
 public final class LockBenchmarks {
 
 	private static final List<String> THROUGHPUT = List.of("pairs/s", "client CPU µs/pair", "Redis CPU µs/pair",
-			"Redis cmds/pair");
+			"round trips/pair", "Redis cmds/pair");
 
 	private static final List<String> CONTENDED = List.of("pairs/s", "hand-off p50 ms", "hand-off p99 ms",
-			"hand-offs %", "client CPU µs/pair", "Redis CPU µs/pair", "Redis cmds/pair", "violations");
+			"hand-offs %", "client CPU µs/pair", "Redis CPU µs/pair", "round trips/pair", "Redis cmds/pair",
+			"violations");
+
+	private static final Duration CENSUS_DURATION = Duration.ofSeconds(1);
 
 	private static final long START_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
@@ -108,6 +112,11 @@ public final class LockBenchmarks {
 				commands = measured.commands();
 			}
 			Metrics medians = Metrics.medians(runs);
+			CommandCensus.Result census = CommandCensus.during(this.redisUrl, () -> {
+				this.probe.flushAll();
+				return run.measure(CENSUS_DURATION).pairs();
+			});
+			medians.put("round trips/pair", census.clientCommandsPerOperation());
 			table.add(label.substring(0, label.indexOf(' ')), medians,
 					"pairs/s per run " + Metrics.spread(runs, "pairs/s") + "; commands/pair: " + commands);
 		}
@@ -171,7 +180,7 @@ public final class LockBenchmarks {
 				.put("hand-offs %", 100.0 * handoffs.size() / pairs)
 				.put("violations", violations);
 		}
-		return new Measured(metrics, after.callsPer(before, pairs));
+		return new Measured(metrics, after.callsPer(before, pairs), outcome.pairs());
 	}
 
 	private static void report(String label, RuntimeException ex) {
@@ -186,7 +195,7 @@ public final class LockBenchmarks {
 
 	}
 
-	private record Measured(Metrics metrics, String commands) {
+	private record Measured(Metrics metrics, String commands, long pairs) {
 	}
 
 }
