@@ -31,7 +31,12 @@ public record BenchmarkSettings(int runs, Duration warmup, Duration duration, in
 		int batchSize, int consumers, Duration drainTimeout, int latenessRate, Duration latenessDuration,
 		Duration idleDuration, Set<String> only, @Nullable String redisUrl) {
 
-	static BenchmarkSettings parse(String[] options) {
+	/**
+	 * Reads {@code --name=value} options; the defaults are the workloads of the issues.
+	 * @param options the options
+	 * @return the settings
+	 */
+	public static BenchmarkSettings parse(String... options) {
 		Map<String, String> values = new HashMap<>();
 		for (String option : options) {
 			if (!option.startsWith("--") || !option.contains("=")) {

@@ -55,13 +55,7 @@ public final class Benchmarks {
 			String url = (configuredUrl != null) ? configuredUrl : server.url();
 			String machine = machine(probe);
 			System.out.println(machine);
-			List<Table> tables = new ArrayList<>();
-			if (!scenarios.equals("queue")) {
-				tables.addAll(new LockBenchmarks(settings, url, probe).run(LockImplementations.all()));
-			}
-			if (!scenarios.equals("locks")) {
-				tables.addAll(new QueueBenchmarks(settings, url, probe).run(QueueImplementations.all()));
-			}
+			List<Table> tables = run(scenarios, settings, url, probe);
 			System.out.println();
 			System.out.println("## Results");
 			System.out.println();
@@ -75,6 +69,25 @@ public final class Benchmarks {
 			}
 		}
 		System.exit(0);
+	}
+
+	/**
+	 * Runs scenarios and returns their result tables.
+	 * @param scenarios {@code locks}, {@code queue} or {@code all}
+	 * @param settings the options
+	 * @param redisUrl the server under test
+	 * @param probe the harness's connection to that server
+	 * @return the tables, in the order of {@code docs/benchmarks.md}
+	 */
+	public static List<Table> run(String scenarios, BenchmarkSettings settings, String redisUrl, RedisProbe probe) {
+		List<Table> tables = new ArrayList<>();
+		if (!scenarios.equals("queue")) {
+			tables.addAll(new LockBenchmarks(settings, redisUrl, probe).run(LockImplementations.all()));
+		}
+		if (!scenarios.equals("locks")) {
+			tables.addAll(new QueueBenchmarks(settings, redisUrl, probe).run(QueueImplementations.all()));
+		}
+		return tables;
 	}
 
 	private static String machine(RedisProbe probe) throws IOException {

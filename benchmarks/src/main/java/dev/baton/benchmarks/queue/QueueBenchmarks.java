@@ -97,7 +97,7 @@ public final class QueueBenchmarks {
 	}
 
 	private void enqueue(QueueImplementation implementation) {
-		int warmup = Math.max(1000, this.settings.tasks() / 10);
+		int warmup = warmupTasks();
 		enqueueRun(implementation, warmup);
 		List<Metrics> runs = new ArrayList<>();
 		for (int i = 0; i < this.settings.runs(); i++) {
@@ -147,6 +147,11 @@ public final class QueueBenchmarks {
 		return metrics;
 	}
 
+	/** A tenth of the tasks, at least 1000 (unless there are fewer tasks than that). */
+	private int warmupTasks() {
+		return Math.max(this.settings.tasks() / 10, Math.min(1000, this.settings.tasks()));
+	}
+
 	private double enqueueCensus(QueueImplementation implementation, int tasks) {
 		this.probe.flushAll();
 		try (QueueClient client = connect(implementation, IGNORE)) {
@@ -160,7 +165,7 @@ public final class QueueBenchmarks {
 	}
 
 	private void drain(QueueImplementation implementation) {
-		int warmupTasks = Math.max(1000, this.settings.tasks() / 10);
+		int warmupTasks = warmupTasks();
 		Drained warmup = drainRun(implementation, warmupTasks, DRAIN_WARMUP_BUDGET, false);
 		double fillRate = warmupTasks / (warmup.fillNanos() / 1e9);
 		Duration budget = fillBudget(this.settings.tasks(), fillRate);

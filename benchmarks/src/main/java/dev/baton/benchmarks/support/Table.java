@@ -37,6 +37,23 @@ public final class Table {
 		this.rows.add(row);
 	}
 
+	/**
+	 * Returns one column's cells, or the notes with {@code "notes"}.
+	 * @param column a column name
+	 * @return the cells, one per row
+	 */
+	public List<String> column(String column) {
+		int index = column.equals("notes") ? this.columns.size() + 1 : this.columns.indexOf(column) + 1;
+		if (index == 0) {
+			throw new IllegalArgumentException("No column " + column + " in " + this.title);
+		}
+		return this.rows.stream().map((row) -> row.get(index)).toList();
+	}
+
+	public String title() {
+		return this.title;
+	}
+
 	public boolean isEmpty() {
 		return this.rows.isEmpty();
 	}

@@ -1,0 +1,66 @@
+package dev.baton.benchmarks;
+
+import java.util.List;
+
+import dev.baton.benchmarks.support.RedisProbe;
+import dev.baton.benchmarks.support.Table;
+import dev.baton.test.RedisServer;
+import dev.baton.test.RedisServers;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs every scenario for every implementation for a fraction of a second against a real Redis,
+ * so that a broken adapter or scenario shows in {@code ./mvnw verify}. It measures nothing: the
+ * figures of so short runs mean nothing.
+ */
+class BenchmarksSmokeTests {
+
+	private static final BenchmarkSettings TINY = BenchmarkSettings.parse("--runs=1", "--warmup=100ms",
+			"--duration=300ms", "--tasks=300", "--batch-size=100", "--drain-timeout=30s", "--lateness-rate=50",
+			"--lateness-duration=1s", "--idle-duration=200ms");
+
+	private static RedisServer server;
+
+	private static RedisProbe probe;
+
+	@BeforeAll
+	static void startRedis() {
+		server = RedisServers.startLocal();
+		probe = new RedisProbe(server.url());
+	}
+
+	@AfterAll
+	static void stopRedis() {
+		probe.close();
+		server.close();
+	}
+
+	@Test
+	void lockScenariosRunEveryImplementationWithoutViolations() {
+		List<Table> tables = Benchmarks.run("locks", TINY, server.url(), probe);
+		assertThat(tables).hasSize(3).allSatisfy(BenchmarksSmokeTests::assertNoFailures);
+		assertThat(tables.get(0).column("pairs/s")).doesNotContain("0", "n/a");
+		assertThat(tables.get(1).column("violations")).isNotEmpty().containsOnly("0");
+		assertThat(tables.get(2).column("violations")).isNotEmpty().containsOnly("0");
+	}
+
+	@Test
+	void queueScenariosHandleEveryTaskOnce() {
+		List<Table> tables = Benchmarks.run("queue", TINY, server.url(), probe);
+		assertThat(tables).hasSize(4).allSatisfy(BenchmarksSmokeTests::assertNoFailures);
+		Table drain = tables.get(1);
+		Table lateness = tables.get(2);
+		assertThat(drain.column("missing")).isNotEmpty().containsOnly("0");
+		assertThat(drain.column("duplicates")).containsOnly("0");
+		assertThat(lateness.column("missing")).isNotEmpty().containsOnly("0");
+	}
+
+	private static void assertNoFailures(Table table) {
+		assertThat(table.column("notes")).as(table.title()).noneMatch((note) -> note.startsWith("failed"));
+	}
+
+}
