@@ -1,0 +1,36 @@
+package dev.baton.benchmarks.lock;
+
+import java.util.concurrent.locks.Lock;
+
+import dev.baton.benchmarks.BatonApplication;
+import dev.baton.lock.LockManager;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Baton's {@code RedisLock} from the auto-configured {@link LockManager}, with its defaults:
+ * {@code lock()} without a lease time is renewed by the watchdog.
+ */
+final class BatonLockClient implements LockClient {
+
+	private final ConfigurableApplicationContext application;
+
+	private final LockManager locks;
+
+	BatonLockClient(String redisUrl) {
+		this.application = BatonApplication.start(redisUrl, (context) -> {
+		});
+		this.locks = this.application.getBean(LockManager.class);
+	}
+
+	@Override
+	public Lock lockFor(String name) {
+		return this.locks.getLock(name);
+	}
+
+	@Override
+	public void close() {
+		this.application.close();
+	}
+
+}

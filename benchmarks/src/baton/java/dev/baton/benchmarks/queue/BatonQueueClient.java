@@ -1,0 +1,67 @@
+package dev.baton.benchmarks.queue;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.baton.benchmarks.BatonApplication;
+import dev.baton.queue.DelayQueue;
+import dev.baton.queue.DelayQueues;
+import dev.baton.queue.annotation.DelayedTask;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Baton's {@link DelayQueue} and a {@link DelayedTask @DelayedTask} handler with the benchmark's
+ * consumer count, in a Spring Boot application per client, as users run it. The queue is always
+ * {@value #QUEUE} (an annotation names it); the harness empties Redis between runs.
+ */
+final class BatonQueueClient implements QueueClient {
+
+	static final String QUEUE = "bench";
+
+	private final ConfigurableApplicationContext application;
+
+	private final DelayQueue<String> queue;
+
+	BatonQueueClient(String redisUrl, String queue, int consumers, TaskHandler handler) {
+		this.application = BatonApplication.start(redisUrl,
+				(context) -> context.registerBean(Handler.class, () -> new Handler(handler)),
+				"bench.consumers=" + consumers);
+		this.queue = this.application.getBean(DelayQueues.class).get(QUEUE, String.class);
+	}
+
+	@Override
+	public void schedule(String id, String payload, Duration delay) {
+		if (!this.queue.schedule(id, payload, delay)) {
+			throw new IllegalStateException("Task " + id + " was already scheduled");
+		}
+	}
+
+	/** Issue 4 names {@code scheduleAll(...)} without its parameters: call it here once it exists. */
+	@Override
+	public void scheduleAll(List<Task> tasks) {
+		tasks.forEach((task) -> schedule(task.id(), task.payload(), task.delay()));
+	}
+
+	@Override
+	public void close() {
+		this.application.close();
+	}
+
+	/** The consumer: a plain handler bean, as an application declares one. */
+	public static final class Handler {
+
+		private final TaskHandler delegate;
+
+		Handler(TaskHandler delegate) {
+			this.delegate = delegate;
+		}
+
+		@DelayedTask(queue = QUEUE, concurrency = "${bench.consumers}")
+		public void handle(String payload) {
+			this.delegate.handle(payload);
+		}
+
+	}
+
+}
