@@ -1,0 +1,90 @@
+package dev.baton.lock;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Entry point to Baton's distributed locks.
+ *
+ * <p>Two styles are offered: {@link #getLock(String)} returns a thread-owned, reentrant
+ * {@link RedisLock} that behaves like a {@link java.util.concurrent.locks.ReentrantLock};
+ * {@link #tryAcquire(String, Duration)} returns a {@link LockLease} that any thread may release,
+ * for try-with-resources, asynchronous code and virtual threads.
+ */
+public interface LockManager {
+
+	/**
+	 * Return the lock of the given name. Cheap: nothing is sent to Redis until the lock is used.
+	 * @param name the lock name, not blank
+	 * @return the lock
+	 * @throws IllegalArgumentException if the name is blank
+	 */
+	RedisLock getLock(String name);
+
+	/**
+	 * Try to acquire the named lock, waiting up to {@code waitTime}. The lease is renewed by the
+	 * watchdog until it is released.
+	 * @param name the lock name, not blank
+	 * @param waitTime how long to wait for the lock; {@link Duration#ZERO} tries once
+	 * @return the lease, or empty if the lock was not acquired in time
+	 */
+	default Optional<LockLease> tryAcquire(String name, Duration waitTime) {
+		return tryAcquire(name, waitTime, null);
+	}
+
+	/**
+	 * Try to acquire the named lock, waiting up to {@code waitTime}.
+	 * @param name the lock name, not blank
+	 * @param waitTime how long to wait for the lock; {@link Duration#ZERO} tries once
+	 * @param leaseTime how long the lock is held unless released earlier, or {@code null} to
+	 * have the watchdog renew it until it is released
+	 * @return the lease, or empty if the lock was not acquired in time
+	 */
+	default Optional<LockLease> tryAcquire(String name, Duration waitTime, @Nullable Duration leaseTime) {
+		return tryAcquire(LockRequest.of(name).waitTime(waitTime).leaseTime(leaseTime).build());
+	}
+
+	/**
+	 * Try to acquire a lock as described by the request.
+	 * @param request what to lock, for how long, and under which metric tag
+	 * @return the lease, or empty if the lock was not acquired in time
+	 */
+	Optional<LockLease> tryAcquire(LockRequest request);
+
+	/**
+	 * Run the action while holding the named lock.
+	 * @param name the lock name, not blank
+	 * @param waitTime how long to wait for the lock
+	 * @param action what to run while holding the lock
+	 * @param <T> the action's result type
+	 * @return what the action returned
+	 * @throws LockNotAcquiredException if the lock was not acquired in time
+	 */
+	default <T> T withLock(String name, Duration waitTime, Supplier<T> action) {
+		LockLease lease = tryAcquire(name, waitTime).orElseThrow(() -> new LockNotAcquiredException(name, waitTime));
+		try {
+			return action.get();
+		}
+		finally {
+			lease.release();
+		}
+	}
+
+	/**
+	 * Run the action while holding the named lock.
+	 * @param name the lock name, not blank
+	 * @param waitTime how long to wait for the lock
+	 * @param action what to run while holding the lock
+	 * @throws LockNotAcquiredException if the lock was not acquired in time
+	 */
+	default void withLock(String name, Duration waitTime, Runnable action) {
+		withLock(name, waitTime, () -> {
+			action.run();
+			return null;
+		});
+	}
+
+}

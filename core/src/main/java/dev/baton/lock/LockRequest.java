@@ -1,0 +1,100 @@
+package dev.baton.lock;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
+
+/**
+ * A request to acquire a lock, for {@link LockManager#tryAcquire(LockRequest)}.
+ *
+ * @param name the lock name, e.g. {@code order:42}
+ * @param group the low-cardinality name that metrics are tagged with, e.g. {@code order}
+ * @param waitTime how long to wait for the lock; {@link Duration#ZERO} tries once
+ * @param leaseTime how long the lock is held unless released earlier, or {@code null} to have
+ * the watchdog renew it until it is released
+ */
+public record LockRequest(String name, String group, Duration waitTime, @Nullable Duration leaseTime) {
+
+	/**
+	 * Validate the request.
+	 * @throws IllegalArgumentException if a name is blank or a duration negative
+	 */
+	public LockRequest {
+		Assert.hasText(name, "Lock name must not be blank");
+		Assert.hasText(group, "Lock group must not be blank");
+		Assert.notNull(waitTime, "Wait time must not be null");
+		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of lock '" + name + "' must not be negative");
+		Assert.isTrue(leaseTime == null || !(leaseTime.isNegative() || leaseTime.isZero()),
+				() -> "Lease time of lock '" + name + "' must be positive");
+	}
+
+	/**
+	 * Start a request for the named lock: tried once, renewed by the watchdog, tagged with its
+	 * own name.
+	 * @param name the lock name
+	 * @return a builder
+	 */
+	public static Builder of(String name) {
+		return new Builder(name);
+	}
+
+	/** Builds a {@link LockRequest}. */
+	public static final class Builder {
+
+		private final String name;
+
+		private @Nullable String group;
+
+		private Duration waitTime = Duration.ZERO;
+
+		private @Nullable Duration leaseTime;
+
+		private Builder(String name) {
+			this.name = name;
+		}
+
+		/**
+		 * Tag metrics with this group instead of the lock name; use it when names carry ids.
+		 * @param group the low-cardinality group name
+		 * @return this builder
+		 */
+		public Builder group(String group) {
+			this.group = group;
+			return this;
+		}
+
+		/**
+		 * Wait up to this long for the lock.
+		 * @param waitTime the wait time, zero to try once
+		 * @return this builder
+		 */
+		public Builder waitTime(Duration waitTime) {
+			this.waitTime = waitTime;
+			return this;
+		}
+
+		/**
+		 * Hold the lock at most this long, or {@code null} for watchdog renewal.
+		 * @param leaseTime the lease time
+		 * @return this builder
+		 */
+		public Builder leaseTime(@Nullable Duration leaseTime) {
+			this.leaseTime = leaseTime;
+			return this;
+		}
+
+		/**
+		 * Build the request.
+		 * @return the request
+		 * @throws IllegalArgumentException if a name is blank or a duration negative
+		 */
+		public LockRequest build() {
+			return new LockRequest(this.name, (this.group != null) ? this.group : this.name, this.waitTime,
+					this.leaseTime);
+		}
+
+	}
+
+}

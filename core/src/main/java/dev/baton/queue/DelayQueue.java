@@ -1,0 +1,123 @@
+package dev.baton.queue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A named queue of tasks that fall due after a delay, stored in Redis and shared by every
+ * instance that uses the same name. Due times are measured on the Redis server's clock.
+ *
+ * <p>Tasks are delivered at least once: a delivery that is not acknowledged within its
+ * visibility timeout (because the consumer died) is delivered again. Task ids deduplicate: a
+ * task cannot be scheduled twice while it is scheduled or in flight.
+ *
+ * @param <T> the payload type, serialised as JSON
+ */
+public interface DelayQueue<T> {
+
+	/** The queue name. */
+	String name();
+
+	/**
+	 * Schedule a payload under a generated id.
+	 * @param payload the payload, not null
+	 * @param delay how long from now (Redis time) the task falls due, not negative
+	 * @return the generated task id
+	 */
+	String schedule(T payload, Duration delay);
+
+	/**
+	 * Schedule a payload under the given id, unless a task with that id is already scheduled or
+	 * in flight.
+	 * @param id the task id, not blank, at most 256 characters
+	 * @param payload the payload, not null
+	 * @param delay how long from now (Redis time) the task falls due, not negative
+	 * @return {@code true} if scheduled, {@code false} (and nothing changed) for a duplicate id
+	 */
+	boolean schedule(String id, T payload, Duration delay);
+
+	/**
+	 * Schedule a payload under the given id to fall due at an instant, unless a task with that id
+	 * is already scheduled or in flight. An instant in the past means due now.
+	 * @param id the task id, not blank, at most 256 characters
+	 * @param payload the payload, not null
+	 * @param dueAt when the task falls due
+	 * @return {@code true} if scheduled, {@code false} (and nothing changed) for a duplicate id
+	 */
+	boolean scheduleAt(String id, T payload, Instant dueAt);
+
+	/**
+	 * Schedule many tasks in one round trip. Tasks whose id is already scheduled or in flight
+	 * are left out.
+	 * @param tasks the tasks to schedule
+	 * @return the ids of the tasks that were scheduled, in the given order
+	 */
+	List<String> scheduleAll(Collection<NewTask<T>> tasks);
+
+	/**
+	 * Move a still-scheduled task to fall due {@code delay} from now.
+	 * @param id the task id
+	 * @param delay the new delay, not negative
+	 * @return {@code true} if the task was scheduled (not yet claimed) and was moved
+	 */
+	boolean reschedule(String id, Duration delay);
+
+	/**
+	 * Cancel a scheduled task: its data is deleted and it will never be delivered.
+	 * @param id the task id
+	 * @return {@code true} only if the task was waiting and is now gone; {@code false} if it is
+	 * unknown, already in flight or done
+	 */
+	boolean cancel(String id);
+
+	/**
+	 * Look up a task that is scheduled or in flight.
+	 * @param id the task id
+	 * @return the task, or empty if unknown or done
+	 */
+	Optional<ScheduledTask<T>> find(String id);
+
+	/**
+	 * The earliest waiting tasks, without claiming them.
+	 * @param max the maximum number of tasks to return
+	 * @return the tasks in due order
+	 */
+	List<ScheduledTask<T>> peek(int max);
+
+	/**
+	 * Claim up to {@code max} due tasks for manual consumption. Each must be
+	 * {@linkplain Delivery#ack() acknowledged}, retried or dead-lettered before its visibility
+	 * timeout, or it is delivered again.
+	 * @param max the maximum number of tasks to claim, positive
+	 * @return the claimed deliveries in due order, empty if none is due
+	 */
+	List<Delivery<T>> poll(int max);
+
+	/** Counts of the queue's tasks by state. */
+	QueueStats stats();
+
+	/**
+	 * The most recent dead letters.
+	 * @param max the maximum number to return
+	 * @return dead letters, most recent first
+	 */
+	List<DeadLetter<T>> deadLetters(int max);
+
+	/**
+	 * Put a dead letter back on the queue, due now, with its attempts reset.
+	 * @param id the task id
+	 * @return {@code true} if a dead letter with that id was moved back
+	 */
+	boolean redrive(String id);
+
+	/**
+	 * Delete a dead letter for good.
+	 * @param id the task id
+	 * @return {@code true} if a dead letter with that id was deleted
+	 */
+	boolean purgeDeadLetter(String id);
+
+}

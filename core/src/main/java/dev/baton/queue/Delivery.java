@@ -1,0 +1,58 @@
+package dev.baton.queue;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * One delivery of a due task to a consumer. Exactly one of {@link #ack()}, {@link #retry},
+ * {@link #deadLetter} settles it; until then the task is invisible to other consumers for the
+ * visibility timeout. Settling succeeds only for the current delivery: once the task was
+ * redelivered elsewhere, this stale delivery can no longer change it.
+ *
+ * @param <T> the payload type
+ */
+public interface Delivery<T> {
+
+	/** The task id. */
+	String id();
+
+	/** The payload. */
+	T payload();
+
+	/** The attempt number, {@code 1} for the first delivery. */
+	int attempt();
+
+	/** When the task fell due. */
+	Instant dueAt();
+
+	/** When the task was scheduled. */
+	Instant scheduledAt();
+
+	/**
+	 * Acknowledge the task: it is done and its data is deleted.
+	 * @return {@code false} if this delivery is stale (the task was redelivered or cancelled)
+	 */
+	boolean ack();
+
+	/**
+	 * Schedule the task again after {@code delay}, counting this attempt.
+	 * @param delay the delay before the next attempt, not negative
+	 * @return {@code false} if this delivery is stale
+	 */
+	boolean retry(Duration delay);
+
+	/**
+	 * Move the task to the dead letters.
+	 * @param reason why the task failed, shown with the dead letter
+	 * @return {@code false} if this delivery is stale
+	 */
+	boolean deadLetter(String reason);
+
+	/**
+	 * Keep the task invisible to other consumers for {@code timeout} from now (Redis time).
+	 * @param timeout the new visibility timeout, positive
+	 * @return {@code false} if this delivery is stale
+	 */
+	boolean extendVisibility(Duration timeout);
+
+}

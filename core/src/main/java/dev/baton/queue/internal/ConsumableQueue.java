@@ -1,0 +1,63 @@
+package dev.baton.queue.internal;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.baton.queue.DelayQueue;
+import dev.baton.queue.Delivery;
+
+/**
+ * A {@link DelayQueue} as the listener container consumes it: batched claims that say when to
+ * look again, batched visibility extension, hand-back on shutdown and a wake-up signal.
+ *
+ * @param <T> the payload type
+ */
+public interface ConsumableQueue<T> extends DelayQueue<T> {
+
+	/**
+	 * Claim up to {@code max} due tasks in one round trip, requeueing expired in-flight tasks
+	 * first. Tasks whose payload cannot be read are dead-lettered, not returned.
+	 * @param max the maximum number of tasks to claim, positive
+	 * @param visibilityTimeout how long the claimed tasks stay invisible to other consumers
+	 * @return the deliveries and when to claim again
+	 */
+	Claim<T> claim(int max, Duration visibilityTimeout);
+
+	/**
+	 * Extend the visibility of many deliveries in one round trip; stale ones are skipped.
+	 * @param deliveries deliveries of this queue
+	 * @param visibilityTimeout the new timeout, from now
+	 */
+	void extendVisibility(Collection<? extends Delivery<T>> deliveries, Duration visibilityTimeout);
+
+	/**
+	 * Make unfinished deliveries due again at once without counting the attempt, so that
+	 * another instance picks them up (on shutdown).
+	 * @param deliveries deliveries of this queue
+	 */
+	void handBack(Collection<? extends Delivery<T>> deliveries);
+
+	/**
+	 * Call the listener whenever a task is scheduled to fall due earlier than every waiting task,
+	 * from any instance.
+	 * @param listener called on a notification thread; must return quickly
+	 * @return a handle that stops the notifications when closed
+	 */
+	AutoCloseable onWake(Runnable listener);
+
+	/**
+	 * The result of a claim.
+	 *
+	 * @param deliveries the claimed deliveries, in due order
+	 * @param nextDueIn how long until the next waiting task falls due (Redis time), zero if
+	 * more are due now, or {@code null} if the queue holds no waiting task
+	 * @param <T> the payload type
+	 */
+	record Claim<T>(List<Delivery<T>> deliveries, @Nullable Duration nextDueIn) {
+
+	}
+
+}

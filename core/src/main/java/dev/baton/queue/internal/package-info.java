@@ -1,0 +1,7 @@
+/**
+ * What the listener container needs from a queue implementation; not for applications.
+ */
+@NullMarked
+package dev.baton.queue.internal;
+
+import org.jspecify.annotations.NullMarked;
