@@ -18,7 +18,7 @@ import org.springframework.core.env.MapPropertySource;
 /**
  * Lets the sample run on a machine with no Redis: when no {@code spring.data.redis.*} connection
  * is configured and nothing answers on {@code localhost:6379}, starts a {@code redis-server}
- * process (as {@code baton-test} does for tests) and points the application at it.
+ * process on that port (as {@code baton-test} does for tests) and points the application at it.
  */
 class EmbeddedRedisFallback implements ApplicationListener<ApplicationEnvironmentPreparedEvent> {
 
@@ -32,7 +32,8 @@ class EmbeddedRedisFallback implements ApplicationListener<ApplicationEnvironmen
 		if (isConfigured(environment) || answersOnDefaultPort()) {
 			return;
 		}
-		RedisServer server = RedisServers.startLocal();
+		// On the default port, so that a second instance started later finds it without configuration.
+		RedisServer server = RedisServers.startLocal(DEFAULT_PORT);
 		logger.info("No Redis configured or running on localhost:" + DEFAULT_PORT + "; started an embedded "
 				+ server.version() + " at " + server.url() + " (set spring.data.redis.host to use your own)");
 		environment.getPropertySources()

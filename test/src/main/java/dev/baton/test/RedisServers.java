@@ -60,6 +60,19 @@ public final class RedisServers {
 		return RedisProcess.start(arguments);
 	}
 
+	/**
+	 * Starts a new {@code redis-server} process on the given loopback port, for example the
+	 * default port 6379 so that other local processes find it without configuration. The caller
+	 * stops it with {@link RedisServer#close()}; it also stops when this JVM exits.
+	 * @param port the port to listen on
+	 * @param arguments extra {@code redis-server} arguments
+	 * @return the running server
+	 * @throws IllegalStateException if the server cannot start on that port
+	 */
+	public static RedisServer startLocal(int port, String... arguments) {
+		return RedisProcess.startOn(port, arguments);
+	}
+
 	private static RedisServer provision() {
 		String url = configuredUrl();
 		if (url != null) {

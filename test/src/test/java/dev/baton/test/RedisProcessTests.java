@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
@@ -13,6 +14,7 @@ import dev.baton.test.internal.RedisProcess;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 class RedisProcessTests {
 
@@ -31,6 +33,20 @@ class RedisProcessTests {
 	void startsIndependentServers() {
 		try (RedisServer first = RedisServers.startLocal(); RedisServer second = RedisServers.startLocal()) {
 			assertThat(first.port()).isNotEqualTo(second.port());
+		}
+	}
+
+	@Test
+	void startsAServerOnTheRequestedPortAndFailsWhenItIsTaken() throws IOException {
+		int port;
+		try (ServerSocket probe = new ServerSocket(0)) {
+			port = probe.getLocalPort();
+		}
+		try (RedisServer server = RedisServers.startLocal(port)) {
+			assertThat(server.port()).isEqualTo(port);
+			assertThat(accepts(port)).isTrue();
+			assertThatIllegalStateException().isThrownBy(() -> RedisServers.startLocal(port))
+				.withMessageContaining("port " + port);
 		}
 	}
 

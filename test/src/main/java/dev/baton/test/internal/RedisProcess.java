@@ -72,6 +72,18 @@ public final class RedisProcess implements RedisServer {
 		throw failure;
 	}
 
+	/**
+	 * Starts a server on the given port.
+	 * @param port the port to listen on, on the loopback interface
+	 * @param arguments extra {@code redis-server} arguments
+	 * @return the running server
+	 */
+	public static RedisProcess startOn(int port, String... arguments) {
+		RedisProcess server = launch(RedisBinary.resolve(), port, arguments);
+		running.add(server);
+		return server;
+	}
+
 	private static RedisProcess launch(Path binary, int port, String... arguments) {
 		try {
 			Path dir = Files.createTempDirectory("baton-redis-" + port);
@@ -83,8 +95,14 @@ public final class RedisProcess implements RedisServer {
 				.redirectOutput(dir.resolve("redis.log").toFile())
 				.start();
 			try {
-				String version = ServerProbe.awaitVersion(urlOf(port), STARTUP_TIMEOUT, guardian::isAlive);
-				return new RedisProcess(guardian, port, version, binary);
+				ServerProbe.ServerIdentity server = ServerProbe.awaitServer(urlOf(port), STARTUP_TIMEOUT,
+						guardian::isAlive);
+				// Another server already on the port would answer the probe too.
+				if (guardian.toHandle().children().noneMatch((child) -> child.pid() == server.processId())) {
+					throw new IllegalStateException("port " + port + " is already taken by another Redis (pid "
+							+ server.processId() + ")");
+				}
+				return new RedisProcess(guardian, port, server.version(), binary);
 			}
 			catch (RuntimeException ex) {
 				stop(guardian);

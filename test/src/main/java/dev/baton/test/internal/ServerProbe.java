@@ -9,7 +9,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.jspecify.annotations.Nullable;
 
-/** Waits for a server to answer and reads its version. */
+/** Waits for a server to answer and reads its version and process id. */
 final class ServerProbe {
 
 	private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
@@ -22,19 +22,20 @@ final class ServerProbe {
 	 * @throws IllegalStateException if the server does not answer in time
 	 */
 	static String awaitVersion(String url, Duration timeout) {
-		return awaitVersion(url, timeout, () -> true);
+		return awaitServer(url, timeout, () -> true).version();
 	}
 
 	/**
-	 * Like {@link #awaitVersion(String, Duration)}, giving up as soon as {@code serverAlive}
-	 * turns false.
+	 * Returns what the server at {@code url} says about itself, retrying the connection until
+	 * {@code timeout} and giving up as soon as {@code serverAlive} turns false.
+	 * @throws IllegalStateException if the server does not answer in time
 	 */
-	static String awaitVersion(String url, Duration timeout, BooleanSupplier serverAlive) {
+	static ServerIdentity awaitServer(String url, Duration timeout, BooleanSupplier serverAlive) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		@Nullable RuntimeException last = null;
 		while (System.nanoTime() < deadline && serverAlive.getAsBoolean()) {
 			try {
-				return version(url);
+				return identify(url);
 			}
 			catch (RuntimeException ex) {
 				last = ex;
@@ -44,21 +45,26 @@ final class ServerProbe {
 		throw new IllegalStateException("Redis at " + url + " did not answer within " + timeout, last);
 	}
 
-	private static String version(String url) {
+	private static ServerIdentity identify(String url) {
 		RedisURI uri = RedisURI.create(url);
 		uri.setTimeout(CONNECT_TIMEOUT);
 		RedisClient client = RedisClient.create(uri);
 		try (StatefulRedisConnection<String, String> connection = client.connect()) {
 			String info = connection.sync().info("server");
-			return info.lines()
-				.filter((line) -> line.startsWith("redis_version:"))
-				.map((line) -> line.substring("redis_version:".length()).trim())
-				.findFirst()
-				.orElse("unknown");
+			return new ServerIdentity(field(info, "redis_version", "unknown"),
+					Long.parseLong(field(info, "process_id", "-1")));
 		}
 		finally {
 			client.shutdown(0, 0, TimeUnit.MILLISECONDS);
 		}
+	}
+
+	private static String field(String info, String name, String fallback) {
+		return info.lines()
+			.filter((line) -> line.startsWith(name + ":"))
+			.map((line) -> line.substring(name.length() + 1).trim())
+			.findFirst()
+			.orElse(fallback);
 	}
 
 	private static void sleepBriefly() {
@@ -69,6 +75,10 @@ final class ServerProbe {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("Interrupted while waiting for Redis", ex);
 		}
+	}
+
+	/** A server's version and the process id it reports ({@code -1} when it does not say). */
+	record ServerIdentity(String version, long processId) {
 	}
 
 }
