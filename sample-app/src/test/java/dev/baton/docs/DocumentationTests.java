@@ -60,6 +60,20 @@ class DocumentationTests {
 		assertThat(undocumented).as("properties missing from docs/configuration.md").isEmpty();
 	}
 
+	@Test
+	void everyDocumentedPropertyExists() throws IOException {
+		String guide = Files.readString(ROOT.resolve("docs/configuration.md"));
+		List<String> properties = batonProperties();
+		Matcher documented = Pattern.compile("`(baton\\.[a-z0-9.-]+)`").matcher(guide);
+		List<String> unknown = new ArrayList<>();
+		while (documented.find()) {
+			if (!properties.contains(documented.group(1))) {
+				unknown.add(documented.group(1));
+			}
+		}
+		assertThat(unknown).as("properties in docs/configuration.md that the metadata does not have").isEmpty();
+	}
+
 	private static List<String> batonProperties() throws IOException {
 		List<String> names = new ArrayList<>();
 		JsonMapper json = JsonMapper.builder().build();
