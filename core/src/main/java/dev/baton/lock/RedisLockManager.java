@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -66,6 +67,8 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 
 	private final LockWatchdog watchdog;
 
+	private final AtomicBoolean closed = new AtomicBoolean();
+
 	private RedisLockManager(Builder builder) {
 		this.commands = new LockCommands(builder.connectionFactory);
 		this.keyPrefix = builder.keyPrefix;
@@ -111,6 +114,9 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	 * @throws InterruptedException if interrupted while waiting and {@code interruptible}
 	 */
 	@Nullable RedisLockLease acquire(LockRequest request, boolean interruptible) throws InterruptedException {
+		if (this.closed.get()) {
+			throw new IllegalStateException("Lock manager is closed; cannot acquire '" + request.name() + "'");
+		}
 		long start = System.nanoTime();
 		LockKeys keys = LockKeys.of(this.keyPrefix, request.name());
 		long waitNanos = request.waitTime().toNanos();
@@ -173,9 +179,12 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		this.lockLostListener.accept(new LockLostEvent(lease.name(), lease.group(), lease.fencingToken()));
 	}
 
-	/** Stops the watchdog and releases every lock this manager holds. */
+	/** Stops the watchdog and releases every lock this manager holds. Idempotent. */
 	@Override
 	public void close() {
+		if (!this.closed.compareAndSet(false, true)) {
+			return;
+		}
 		this.watchdog.close();
 		for (RedisLockLease lease : List.copyOf(this.held)) {
 			try {
