@@ -133,6 +133,7 @@ class RedisLockManagerTests {
 			.hasMessageContaining("lost");
 		assertThat(other.isValid()).isTrue();
 		assertThat(lock.isLocked()).isTrue();
+		assertThat(this.lostEvents).extracting(LockLostEvent::name).containsExactly("document:7");
 	}
 
 	@Test
@@ -280,6 +281,33 @@ class RedisLockManagerTests {
 		assertThat(acquired).hasValue(60);
 		assertThat(this.meters.get("baton.lock.acquire").tag("lock", "turns").tag("outcome", "acquired").timer().count())
 			.isEqualTo(60);
+	}
+
+	@Test
+	void waitingThreadsOfOneJvmDoNotPollRedis() throws Exception {
+		LockLease held = manager().tryAcquire("quiet", Duration.ZERO).orElseThrow();
+		RedisLockManager waiters = manager();
+		ExecutorService threads = Executors.newFixedThreadPool(6);
+		List<Future<Boolean>> results = new ArrayList<>();
+		for (int t = 0; t < 6; t++) {
+			results.add(threads.submit(() -> {
+				LockLease lease = waiters.tryAcquire("quiet", Duration.ofSeconds(30)).orElseThrow();
+				lease.release();
+				return true;
+			}));
+		}
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.redis.hasKey("baton:lock:{quiet}:waiting"));
+		Thread.sleep(300);
+		long before = scriptCalls();
+
+		Thread.sleep(1500);
+
+		assertThat(scriptCalls() - before).as("script calls while six threads wait").isZero();
+		held.release();
+		for (Future<Boolean> result : results) {
+			assertThat(result.get(30, TimeUnit.SECONDS)).isTrue();
+		}
+		threads.shutdown();
 	}
 
 	@Test
