@@ -341,7 +341,10 @@ class RedisLockManagerTests {
 			.isInstanceOf(LockNotAcquiredException.class)
 			.hasMessageContaining("busy");
 		assertThat(this.meters.get("baton.lock.acquire").tag("outcome", "timeout").timers()).hasSize(1);
+		assertThat(this.meters.get("baton.lock.active").gauges()).extracting((gauge) -> gauge.value())
+			.containsExactly(1.0);
 		held.release();
+		assertThat(this.meters.get("baton.lock.held").tag("lock", "busy").timer().count()).isEqualTo(1);
 		assertThat(locks.withLock("busy", Duration.ZERO, () -> "done")).isEqualTo("done");
 	}
 
