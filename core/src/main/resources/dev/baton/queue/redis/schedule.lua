@@ -1,0 +1,44 @@
+-- Schedules tasks whose id is not already scheduled or in flight, and publishes on the wake
+-- channel when one of them falls due before every waiting task.
+-- Waiting members of the due set are a 16-digit sequence number followed by the id, so that tasks
+-- due in the same millisecond (equal scores) sort in scheduling order.
+-- KEYS[1] due (zset), KEYS[2] tasks (hash id -> payload), KEYS[3] meta (hash id -> meta),
+-- KEYS[4] sequence (string counter), KEYS[5] wake channel
+-- ARGV[1] 'delay' (times are milliseconds from now, Redis time) or 'at' (epoch milliseconds)
+-- ARGV[2..] triples: id, payload JSON, time
+-- Meta: "scheduledAt|dueAt|attempt|token|sequence", times in epoch milliseconds
+-- Returns: one integer per task, 1 if scheduled, 0 if its id was taken
+redis.replicate_commands()
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local earliest = head[2] and tonumber(head[2])
+local relative = ARGV[1] == 'delay'
+local sequence = tonumber(redis.call('GET', KEYS[4]) or '0')
+local wake = false
+local results = {}
+for i = 2, #ARGV, 3 do
+	local id = ARGV[i]
+	if redis.call('HSETNX', KEYS[2], id, ARGV[i + 1]) == 1 then
+		local due = tonumber(ARGV[i + 2])
+		if relative then
+			due = now + due
+		end
+		sequence = sequence + 1
+		local member = string.format('%016.0f', sequence)
+		redis.call('HSET', KEYS[3], id, string.format('%.0f|%.0f|0|0|', now, due) .. member)
+		redis.call('ZADD', KEYS[1], string.format('%.0f', due), member .. id)
+		if earliest == nil or due < earliest then
+			wake = true
+			earliest = due
+		end
+		results[#results + 1] = 1
+	else
+		results[#results + 1] = 0
+	end
+end
+redis.call('SET', KEYS[4], string.format('%.0f', sequence))
+if wake then
+	redis.call('PUBLISH', KEYS[5], 'wake')
+end
+return results
