@@ -22,7 +22,8 @@ for _, id in ipairs(expired) do
 end
 local deadline = string.format('%.0f', now + tonumber(ARGV[2]))
 local members = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
-local sequence = tonumber(redis.call('GET', KEYS[5]) or '0')
+local first = tonumber(redis.call('GET', KEYS[5]) or '0')
+local sequence = first
 local reply = {}
 for _, member in ipairs(members) do
 	redis.call('ZREM', KEYS[1], member)
@@ -40,7 +41,9 @@ for _, member in ipairs(members) do
 		reply[#reply + 1] = meta
 	end
 end
-redis.call('SET', KEYS[5], string.format('%.0f', sequence))
+if sequence ~= first then
+	redis.call('SET', KEYS[5], string.format('%.0f', sequence))
+end
 local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local nextDueIn = -1
 if head[2] then

@@ -14,7 +14,8 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local earliest = head[2] and tonumber(head[2])
 local relative = ARGV[1] == 'delay'
-local sequence = tonumber(redis.call('GET', KEYS[4]) or '0')
+local first = tonumber(redis.call('GET', KEYS[4]) or '0')
+local sequence = first
 local wake = false
 local results = {}
 for i = 2, #ARGV, 3 do
@@ -37,7 +38,9 @@ for i = 2, #ARGV, 3 do
 		results[#results + 1] = 0
 	end
 end
-redis.call('SET', KEYS[4], string.format('%.0f', sequence))
+if sequence ~= first then
+	redis.call('SET', KEYS[4], string.format('%.0f', sequence))
+end
 if wake then
 	redis.call('PUBLISH', KEYS[5], 'wake')
 end

@@ -14,7 +14,8 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local action = ARGV[1]
 local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local earliest = head[2] and tonumber(head[2])
-local sequence = tonumber(redis.call('GET', KEYS[5]) or '0')
+local first = tonumber(redis.call('GET', KEYS[5]) or '0')
+local sequence = first
 local wake = false
 local results = {}
 for i = 3, #ARGV, 2 do
@@ -60,7 +61,9 @@ for i = 3, #ARGV, 2 do
 		results[#results + 1] = 0
 	end
 end
-redis.call('SET', KEYS[5], string.format('%.0f', sequence))
+if sequence ~= first then
+	redis.call('SET', KEYS[5], string.format('%.0f', sequence))
+end
 if wake then
 	redis.call('PUBLISH', KEYS[6], 'wake')
 end
