@@ -1,5 +1,7 @@
 package dev.baton.queue.redis;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.MessageListener;
@@ -12,6 +14,8 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * listener registers.
  */
 final class WakeChannels implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(WakeChannels.class);
 
 	private final RedisConnectionFactory connectionFactory;
 
@@ -31,10 +35,19 @@ final class WakeChannels implements AutoCloseable {
 			throw new IllegalStateException("Delay queues are closed");
 		}
 		RedisMessageListenerContainer container = container();
-		MessageListener messageListener = (message, pattern) -> listener.run();
+		MessageListener messageListener = (message, pattern) -> notify(listener, channel);
 		ChannelTopic topic = new ChannelTopic(channel);
 		container.addMessageListener(messageListener, topic);
 		return () -> container.removeMessageListener(messageListener, topic);
+	}
+
+	private static void notify(Runnable listener, String channel) {
+		try {
+			listener.run();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Wake-up listener of " + channel + " failed", ex);
+		}
 	}
 
 	private RedisMessageListenerContainer container() {
@@ -42,6 +55,8 @@ final class WakeChannels implements AutoCloseable {
 		if (container == null) {
 			container = new RedisMessageListenerContainer();
 			container.setConnectionFactory(this.connectionFactory);
+			// Listeners return quickly: run them on the subscription thread, not a thread per message.
+			container.setTaskExecutor(Runnable::run);
 			container.afterPropertiesSet();
 			container.start();
 			this.container = container;
