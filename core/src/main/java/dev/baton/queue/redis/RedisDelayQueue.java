@@ -34,6 +34,9 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	/** Expired in-flight tasks requeued per claim, so that a claim after an outage stays short. */
 	private static final int REQUEUE_BATCH = 100;
 
+	/** Most tasks one claim takes, to keep each script call short (it returns fewer when asked). */
+	private static final int CLAIM_BATCH = 1000;
+
 	private final String name;
 
 	private final QueueKeys keys;
@@ -182,7 +185,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public Claim<T> claim(int max, Duration visibilityTimeout) {
-		List<String> args = List.of(Integer.toString(Validate.max(max)), Validate.timeoutMillis(visibilityTimeout),
+		List<String> args = List.of(Integer.toString(Math.min(Validate.max(max), CLAIM_BATCH)),
+				Validate.timeoutMillis(visibilityTimeout),
 				Integer.toString(REQUEUE_BATCH));
 		List<Object> reply = QueueScript.CLAIM.run(this.redis, this.keys.forClaim(), args);
 		long nextDueIn = Long.parseLong((String) reply.get(1));
