@@ -7,7 +7,8 @@
 -- KEYS[1] due (zset), KEYS[2] tasks (hash), KEYS[3] meta (hash), KEYS[4] in flight (zset id ->
 -- visibility deadline), KEYS[5] sequence (string counter, also the source of tokens)
 -- ARGV[1] max tasks to claim, ARGV[2] visibility timeout ms, ARGV[3] max expired tasks to requeue
--- Returns: {now ms, ms until the next waiting task is due (0 if due now) or -1 if none waits,
+-- Returns: {now ms, ms until the next waiting task is due (0 if due now) or the first in-flight
+--   delivery expires, whichever is first, or -1 if no task waits or is in flight,
 --   then per claimed task: id, payload, meta "scheduledAt|dueAt|attempt|token|sequence"}
 redis.replicate_commands()
 local time = redis.call('TIME')
@@ -74,6 +75,8 @@ if count > 0 then
 	end
 end
 
+-- When to claim again: when the next waiting task falls due, or when the first in-flight
+-- delivery expires (its consumer may have died), whichever comes first.
 local nextDueIn = -1
 if dueCount > count then
 	nextDueIn = 0
@@ -81,6 +84,13 @@ else
 	local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 	if head[2] then
 		nextDueIn = math.max(0, tonumber(head[2]) - now)
+	end
+	local expiring = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
+	if expiring[2] then
+		local expiresIn = math.max(0, tonumber(expiring[2]) - now)
+		if nextDueIn < 0 or expiresIn < nextDueIn then
+			nextDueIn = expiresIn
+		end
 	end
 end
 table.insert(reply, 1, string.format('%.0f', nextDueIn))
