@@ -51,7 +51,7 @@ if count > 0 then
 	local metas = redis.call('HMGET', KEYS[3], unpack(ids))
 	local payloads = redis.call('HMGET', KEYS[2], unpack(ids))
 	local deadline = string.format('%.0f', now + tonumber(ARGV[2]))
-	local sequence = tonumber(redis.call('GET', KEYS[5]) or '0')
+	local sequence = redis.call('INCRBY', KEYS[5], #ids) - #ids
 	local newMetas = {}
 	local inFlight = {}
 	for i, id in ipairs(ids) do
@@ -71,7 +71,6 @@ if count > 0 then
 	if #inFlight > 0 then
 		callInSlices('HSET', KEYS[3], newMetas)
 		callInSlices('ZADD', KEYS[4], inFlight)
-		redis.call('SET', KEYS[5], string.format('%.0f', sequence))
 	end
 end
 

@@ -23,7 +23,9 @@ end
 local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local earliest = head[2] and tonumber(head[2])
 local relative = ARGV[1] == 'delay'
-local sequence = tonumber(redis.call('GET', KEYS[4]) or '0')
+-- Reserve one sequence number per task up front (ids that turn out to be taken leave gaps).
+local taskCount = (#ARGV - 1) / 3
+local sequence = redis.call('INCRBY', KEYS[4], taskCount) - taskCount
 local scheduledAt = string.format('%.0f|', now)
 local wake = false
 local metas = {}
@@ -55,7 +57,6 @@ end
 if #metas > 0 then
 	callInSlices('HSET', KEYS[3], metas)
 	callInSlices('ZADD', KEYS[1], waiting)
-	redis.call('SET', KEYS[4], string.format('%.0f', sequence))
 end
 if wake then
 	redis.call('PUBLISH', KEYS[5], 'wake')
