@@ -84,7 +84,9 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		if (dueAt == null) {
 			throw new IllegalArgumentException("Due time must not be null");
 		}
-		return scheduleOne("at", id, payload, Long.toString(dueAt.toEpochMilli()));
+		// Before 1970 is as due as 1970, and keeps every stored time a non-negative integer.
+		long dueAtMillis = dueAt.isBefore(Instant.EPOCH) ? 0 : dueAt.toEpochMilli();
+		return scheduleOne("at", id, payload, Long.toString(dueAtMillis));
 	}
 
 	private boolean scheduleOne(String mode, String id, T payload, String time) {
