@@ -1,10 +1,8 @@
 package dev.baton.queue.redis;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
+
+import dev.baton.internal.LuaScripts;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -22,7 +20,7 @@ enum QueueScript {
 	private final RedisScript<List<Object>> script;
 
 	QueueScript(String resource) {
-		this.script = listScript(read(resource));
+		this.script = listScript(resource);
 	}
 
 	/**
@@ -35,20 +33,8 @@ enum QueueScript {
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private static RedisScript<List<Object>> listScript(String source) {
-		return (RedisScript) RedisScript.of(source, List.class);
-	}
-
-	private static String read(String resource) {
-		try (InputStream in = QueueScript.class.getResourceAsStream(resource)) {
-			if (in == null) {
-				throw new IllegalStateException("Missing Lua script " + resource);
-			}
-			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+	private static RedisScript<List<Object>> listScript(String resource) {
+		return (RedisScript) LuaScripts.load(QueueScript.class, resource, List.class);
 	}
 
 }

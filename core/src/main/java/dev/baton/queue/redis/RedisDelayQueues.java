@@ -41,6 +41,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 	private RedisDelayQueues(Builder builder) {
 		this.redis = new StringRedisTemplate(builder.connectionFactory);
+		// Without this the template wraps each connection in a reflective proxy, on every call.
+		this.redis.setExposeConnection(true);
 		this.jsonMapper = builder.jsonMapper;
 		this.keyPrefix = builder.keyPrefix;
 		this.visibilityTimeout = builder.visibilityTimeout;
