@@ -19,38 +19,17 @@ import java.util.concurrent.TimeUnit;
 
 import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
-import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.test.RedisServer;
-import dev.baton.test.RedisTest;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-@RedisTest
-class RedisDelayQueueConsumerTests {
-
-	private RedisDelayQueues queues;
-
-	private ConsumableQueue<Order> queue;
-
-	@BeforeEach
-	void createQueue(RedisConnectionFactory connectionFactory) {
-		this.queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build()).build();
-		this.queue = (ConsumableQueue<Order>) this.queues.get("orders", Order.class);
-	}
-
-	@AfterEach
-	void closeQueues() {
-		this.queues.close();
-	}
+class RedisDelayQueueConsumerTests extends OrderQueueTests {
 
 	@Test
 	void concurrentConsumersHandleEachTaskExactlyOnceInAHealthyRun() throws Exception {

@@ -6,35 +6,12 @@ import java.util.List;
 import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
-import dev.baton.queue.internal.ConsumableQueue;
-import dev.baton.test.RedisTest;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.json.JsonMapper;
-
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-@RedisTest
-class RedisDelayQueueDeadLetterTests {
-
-	private RedisDelayQueues queues;
-
-	private ConsumableQueue<Order> queue;
-
-	@BeforeEach
-	void createQueue(RedisConnectionFactory connectionFactory) {
-		this.queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build()).build();
-		this.queue = (ConsumableQueue<Order>) this.queues.get("orders", Order.class);
-	}
-
-	@AfterEach
-	void closeQueues() {
-		this.queues.close();
-	}
+class RedisDelayQueueDeadLetterTests extends OrderQueueTests {
 
 	@Test
 	void deadLetterKeepsPayloadAttemptsAndReason() {

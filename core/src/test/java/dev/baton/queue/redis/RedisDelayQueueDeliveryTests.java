@@ -7,40 +7,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
-import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.queue.internal.ConsumableQueue.Claim;
-import dev.baton.test.RedisTest;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-@RedisTest
-class RedisDelayQueueDeliveryTests {
+class RedisDelayQueueDeliveryTests extends OrderQueueTests {
 
 	private static final Duration VISIBILITY = Duration.ofSeconds(30);
-
-	private RedisDelayQueues queues;
-
-	private ConsumableQueue<Order> queue;
-
-	@BeforeEach
-	void createQueue(RedisConnectionFactory connectionFactory) {
-		this.queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build()).build();
-		this.queue = (ConsumableQueue<Order>) this.queues.get("orders", Order.class);
-	}
-
-	@AfterEach
-	void closeQueues() {
-		this.queues.close();
-	}
 
 	@Test
 	void deliversDueTaskWithItsPayloadAndFirstAttempt() {
