@@ -21,6 +21,8 @@ final class LockCommands {
 
 	private static final RedisScript<Long> EXTEND = script("extend.lua", Long.class);
 
+	private static final RedisScript<Long> KEEP = script("keep.lua", Long.class);
+
 	private static final long UNKNOWN_LEASE_MILLIS = 1000;
 
 	private final StringRedisTemplate redis;
@@ -55,9 +57,10 @@ final class LockCommands {
 		return this.redis.execute(RELEASE, List.of(keys.lock(), keys.waiting()), owner, keys.channel()) == 1;
 	}
 
-	/** Sets the remaining lease if {@code owner} still holds the lock. */
-	boolean extend(LockKeys keys, String owner, long leaseMillis) {
-		return this.redis.execute(EXTEND, List.of(keys.lock()), owner, String.valueOf(leaseMillis)) == 1;
+	/** Keeps the lock for {@code keepMillis} more, out of reach of its owner's renewals. */
+	boolean keep(LockKeys keys, String owner, long keepMillis) {
+		return this.redis.execute(KEEP, List.of(keys.lock(), keys.waiting()), owner, String.valueOf(keepMillis),
+				keys.channel()) == 1;
 	}
 
 	/**
