@@ -1,0 +1,47 @@
+package dev.baton.internal;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Parses the durations written in annotation attributes: a number with a unit ({@code "500ms"},
+ * {@code "30s"}, {@code "5m"}, {@code "2h"}, {@code "1d"}) or ISO-8601 ({@code "PT30S"}). A bare
+ * number is rejected rather than guessed at.
+ */
+public final class Durations {
+
+	private static final Pattern SIMPLE = Pattern.compile("^\\s*(\\d+)\\s*(ms|s|m|h|d)\\s*$", Pattern.CASE_INSENSITIVE);
+
+	private Durations() {
+	}
+
+	/**
+	 * Parse a duration.
+	 * @param text the text to parse
+	 * @return the duration
+	 * @throws IllegalArgumentException if the text is not a duration
+	 */
+	public static Duration parse(String text) {
+		Matcher matcher = SIMPLE.matcher(text);
+		if (matcher.matches()) {
+			long amount = Long.parseLong(matcher.group(1));
+			return switch (matcher.group(2).toLowerCase()) {
+				case "ms" -> Duration.ofMillis(amount);
+				case "s" -> Duration.ofSeconds(amount);
+				case "m" -> Duration.ofMinutes(amount);
+				case "h" -> Duration.ofHours(amount);
+				default -> Duration.ofDays(amount);
+			};
+		}
+		try {
+			return Duration.parse(text.trim());
+		}
+		catch (DateTimeParseException ex) {
+			throw new IllegalArgumentException("'" + text
+					+ "' is not a duration: use a number with a unit (500ms, 30s, 5m, 2h, 1d) or ISO-8601 (PT30S)", ex);
+		}
+	}
+
+}
