@@ -33,12 +33,11 @@ import org.springframework.util.StringUtils;
 /**
  * Finds {@link DelayedTask @DelayedTask} methods on beans, checks them and turns each into a
  * {@link DelayedTaskEndpoint}, handed to the {@link DelayedTaskListenerRegistry} bean once all
- * singletons exist. Every mistake fails
- * start-up with a message naming the method: a signature other than one payload parameter plus
- * an optional {@link TaskContext}, a payload type Jackson cannot create (an interface or abstract
- * class without {@code @JsonTypeInfo}, or a type variable), or an attribute that is not a number, range or duration (the registry rejects a second handler for
- * a queue). {@code ${...}} placeholders are resolved
- * first.
+ * singletons exist. {@code ${...}} placeholders are resolved first. Every mistake fails start-up
+ * with a message naming the method: a signature other than one payload parameter plus an
+ * optional {@link TaskContext}, a payload type Jackson cannot create (an interface or abstract
+ * class without {@code @JsonTypeInfo}, or a type variable), or an attribute that is not a number,
+ * range or duration. The registry rejects a second handler for a queue.
  */
 public class DelayedTaskAnnotationBeanPostProcessor
 		implements BeanPostProcessor, BeanFactoryAware, SmartInitializingSingleton {
