@@ -95,7 +95,7 @@ public class DelayedTaskAnnotationBeanPostProcessor
 		if (!StringUtils.hasText(queue)) {
 			throw new IllegalStateException("@DelayedTask method " + name + " needs a queue name");
 		}
-		Class<?> payloadType = payloadType(method, name);
+		Class<?> payloadType = payloadType(method);
 		Backoff backoff = annotation.backoff();
 		return new DelayedTaskEndpoint(queue, bean, AopUtils.selectInvocableMethod(method, bean.getClass()),
 				payloadType, concurrency(annotation.concurrency(), name),
@@ -108,7 +108,15 @@ public class DelayedTaskAnnotationBeanPostProcessor
 				annotation.deadLetter());
 	}
 
-	private static Class<?> payloadType(Method method, String name) {
+	/**
+	 * The payload type of a {@code @DelayedTask} method, checked as at start-up; for code that
+	 * needs it before the bean exists (e.g. to register a {@code DelayQueue<T>} bean per queue).
+	 * @param method the handler method
+	 * @return the payload type, primitives as their wrapper
+	 * @throws IllegalStateException naming the method if the signature or payload type is wrong
+	 */
+	public static Class<?> payloadType(Method method) {
+		String name = describe(method);
 		List<Integer> payloadIndexes = new ArrayList<>();
 		Class<?>[] types = method.getParameterTypes();
 		int contexts = 0;
