@@ -34,6 +34,9 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	/** Expired in-flight tasks requeued per claim, so that a claim after an outage stays short. */
 	private static final int REQUEUE_BATCH = 100;
 
+	/** Most tasks one claim takes, to keep each script call short (it returns fewer when asked). */
+	private static final int CLAIM_BATCH = 1000;
+
 	private final String name;
 
 	private final QueueKeys keys;
@@ -81,7 +84,9 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		if (dueAt == null) {
 			throw new IllegalArgumentException("Due time must not be null");
 		}
-		return scheduleOne("at", id, payload, Long.toString(dueAt.toEpochMilli()));
+		// Before 1970 is as due as 1970, and keeps every stored time a non-negative integer.
+		long dueAtMillis = dueAt.isBefore(Instant.EPOCH) ? 0 : dueAt.toEpochMilli();
+		return scheduleOne("at", id, payload, Long.toString(dueAtMillis));
 	}
 
 	private boolean scheduleOne(String mode, String id, T payload, String time) {
@@ -96,26 +101,26 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public List<String> scheduleAll(Collection<NewTask<T>> tasks) {
+		// Check and write every task before the first script call, so bad input writes nothing.
 		List<String> ids = new ArrayList<>(tasks.size());
-		List<String> args = new ArrayList<>(tasks.size() * 3 + 1);
-		args.add("delay");
+		List<String> triples = new ArrayList<>(tasks.size() * 3);
 		for (NewTask<T> task : tasks) {
 			if (task == null) {
 				throw new IllegalArgumentException("Task must not be null");
 			}
 			String id = (task.id() != null) ? Validate.id(task.id()) : UUID.randomUUID().toString();
 			ids.add(id);
-			args.add(id);
-			args.add(this.codec.write(Validate.payload(task.payload())));
-			args.add(Validate.delayMillis(task.delay()));
+			triples.add(id);
+			triples.add(this.codec.write(Validate.payload(task.payload())));
+			triples.add(Validate.delayMillis(task.delay()));
 		}
 		List<String> scheduled = new ArrayList<>(ids.size());
 		for (int from = 0; from < ids.size(); from += SCHEDULE_BATCH) {
 			int to = Math.min(ids.size(), from + SCHEDULE_BATCH);
-			List<String> batch = new ArrayList<>((to - from) * 3 + 1);
-			batch.add("delay");
-			batch.addAll(args.subList(1 + from * 3, 1 + to * 3));
-			List<Object> reply = QueueScript.SCHEDULE.run(this.redis, this.keys.forSchedule(), batch);
+			List<String> args = new ArrayList<>((to - from) * 3 + 1);
+			args.add("delay");
+			args.addAll(triples.subList(from * 3, to * 3));
+			List<Object> reply = QueueScript.SCHEDULE.run(this.redis, this.keys.forSchedule(), args);
 			for (int i = 0; i < reply.size(); i++) {
 				if (isOne(reply.get(i))) {
 					scheduled.add(ids.get(from + i));
@@ -182,13 +187,12 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public Claim<T> claim(int max, Duration visibilityTimeout) {
-		List<String> args = List.of(Integer.toString(Validate.max(max)), Validate.timeoutMillis(visibilityTimeout),
+		List<String> args = List.of(Integer.toString(Math.min(Validate.max(max), CLAIM_BATCH)),
+				Validate.timeoutMillis(visibilityTimeout),
 				Integer.toString(REQUEUE_BATCH));
 		List<Object> reply = QueueScript.CLAIM.run(this.redis, this.keys.forClaim(), args);
 		long nextDueIn = Long.parseLong((String) reply.get(1));
 		List<Delivery<T>> deliveries = new ArrayList<>((reply.size() - 2) / 3);
-		List<String> unreadable = new ArrayList<>();
-		String reason = null;
 		for (int i = 2; i < reply.size(); i += 3) {
 			String id = (String) reply.get(i);
 			TaskMeta meta = TaskMeta.parse((String) reply.get(i + 2));
@@ -196,14 +200,10 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 				deliveries.add(new RedisDelivery<>(this, id, this.codec.read((String) reply.get(i + 1)), meta));
 			}
 			catch (JacksonException | IllegalArgumentException ex) {
-				unreadable.add(id);
-				unreadable.add(meta.token());
-				reason = "Payload cannot be read: " + ex.getMessage();
+				// A poison payload would fail on every delivery: park it at once, with the error.
+				settleTokens(Settlement.DEAD, "Payload cannot be read: " + ex.getMessage(),
+						List.of(id, meta.token()));
 			}
-		}
-		if (reason != null) {
-			// Poison payloads would fail on every delivery: park them at once, with the error.
-			settleTokens(Settlement.DEAD, reason, unreadable);
 		}
 		return new Claim<>(deliveries, (nextDueIn < 0) ? null : Duration.ofMillis(nextDueIn));
 	}

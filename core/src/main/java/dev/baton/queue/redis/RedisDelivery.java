@@ -72,6 +72,9 @@ final class RedisDelivery<T> implements Delivery<T> {
 
 	@Override
 	public boolean deadLetter(String reason) {
+		if (reason == null) {
+			throw new IllegalArgumentException("Dead letter reason must not be null");
+		}
 		return this.queue.settle(Settlement.DEAD, reason, this);
 	}
 

@@ -11,12 +11,25 @@
 redis.replicate_commands()
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+
+-- Runs a command whose arguments come in pairs in slices that stay below Lua's limit on
+-- unpacked values.
+local function callInSlices(command, key, args)
+	for i = 1, #args, 1000 do
+		redis.call(command, key, unpack(args, i, math.min(i + 999, #args)))
+	end
+end
+
 local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local earliest = head[2] and tonumber(head[2])
 local relative = ARGV[1] == 'delay'
-local first = tonumber(redis.call('GET', KEYS[4]) or '0')
-local sequence = first
+-- Reserve one sequence number per task up front (ids that turn out to be taken leave gaps).
+local taskCount = (#ARGV - 1) / 3
+local sequence = redis.call('INCRBY', KEYS[4], taskCount) - taskCount
+local scheduledAt = string.format('%.0f|', now)
 local wake = false
+local metas = {}
+local waiting = {}
 local results = {}
 for i = 2, #ARGV, 3 do
 	local id = ARGV[i]
@@ -27,8 +40,11 @@ for i = 2, #ARGV, 3 do
 		end
 		sequence = sequence + 1
 		local member = string.format('%016.0f', sequence)
-		redis.call('HSET', KEYS[3], id, string.format('%.0f|%.0f|0|0|', now, due) .. member)
-		redis.call('ZADD', KEYS[1], string.format('%.0f', due), member .. id)
+		local dueText = string.format('%.0f', due)
+		metas[#metas + 1] = id
+		metas[#metas + 1] = scheduledAt .. dueText .. '|0|0|' .. member
+		waiting[#waiting + 1] = dueText
+		waiting[#waiting + 1] = member .. id
 		if earliest == nil or due < earliest then
 			wake = true
 			earliest = due
@@ -38,8 +54,9 @@ for i = 2, #ARGV, 3 do
 		results[#results + 1] = 0
 	end
 end
-if sequence ~= first then
-	redis.call('SET', KEYS[4], string.format('%.0f', sequence))
+if #metas > 0 then
+	callInSlices('HSET', KEYS[3], metas)
+	callInSlices('ZADD', KEYS[1], waiting)
 end
 if wake then
 	redis.call('PUBLISH', KEYS[5], 'wake')

@@ -12,9 +12,13 @@ redis.replicate_commands()
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local action = ARGV[1]
-local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-local earliest = head[2] and tonumber(head[2])
-local first = tonumber(redis.call('GET', KEYS[5]) or '0')
+local requeues = action == 'retry' or action == 'handback'
+local earliest, first
+if requeues then
+	local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+	earliest = head[2] and tonumber(head[2])
+	first = tonumber(redis.call('GET', KEYS[5]) or '0')
+end
 local sequence = first
 local wake = false
 local results = {}
@@ -61,7 +65,7 @@ for i = 3, #ARGV, 2 do
 		results[#results + 1] = 0
 	end
 end
-if sequence ~= first then
+if requeues and sequence ~= first then
 	redis.call('SET', KEYS[5], string.format('%.0f', sequence))
 end
 if wake then

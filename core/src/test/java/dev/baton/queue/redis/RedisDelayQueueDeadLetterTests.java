@@ -16,6 +16,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 @RedisTest
 class RedisDelayQueueDeadLetterTests {
@@ -53,6 +54,19 @@ class RedisDelayQueueDeadLetterTests {
 		assertThat(this.queue.find("o-1")).isEmpty();
 		assertThat(this.queue.poll(1)).isEmpty();
 		assertThat(second.ack()).isFalse();
+	}
+
+	@Test
+	void deadLetterWithoutReasonIsRefusedAndTaskStaysInFlight() {
+		this.queue.schedule("o-1", new Order("o-1", 5), Duration.ZERO);
+		Delivery<Order> delivery = this.queue.poll(1).get(0);
+		String noReason = null;
+
+		assertThatIllegalArgumentException().isThrownBy(() -> delivery.deadLetter(noReason))
+			.withMessage("Dead letter reason must not be null");
+
+		assertThat(this.queue.deadLetters(10)).isEmpty();
+		assertThat(delivery.ack()).isTrue();
 	}
 
 	@Test

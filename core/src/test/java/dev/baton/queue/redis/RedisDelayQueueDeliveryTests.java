@@ -73,6 +73,17 @@ class RedisDelayQueueDeliveryTests {
 	}
 
 	@Test
+	void claimSaysToLookAgainWhenAnInFlightDeliveryExpires() {
+		this.queue.schedule("held", new Order("held", 1), Duration.ZERO);
+		this.queue.schedule("later", new Order("later", 1), Duration.ofMinutes(5));
+
+		Claim<Order> claim = this.queue.claim(1, Duration.ofSeconds(20));
+
+		assertThat(claim.deliveries()).hasSize(1);
+		assertThat(claim.nextDueIn()).isBetween(Duration.ofSeconds(15), Duration.ofSeconds(20));
+	}
+
+	@Test
 	void claimSaysMoreAreDueWhenItTookOnlySome() {
 		this.queue.schedule("a", new Order("a", 1), Duration.ZERO);
 		this.queue.schedule("b", new Order("b", 1), Duration.ZERO);

@@ -154,6 +154,13 @@ class RedisDelayQueueSchedulingTests {
 	}
 
 	@Test
+	void scheduleAtBeforeTheEpochIsDueNow() {
+		this.queue.scheduleAt("o-1", new Order("o-1", 1), Instant.parse("1900-01-01T00:00:00Z"));
+
+		assertThat(this.queue.poll(1)).extracting(Delivery::id).containsExactly("o-1");
+	}
+
+	@Test
 	void findDescribesWaitingTask() {
 		this.queue.schedule("o-1", new Order("o-1", 7), Duration.ofMinutes(10));
 
