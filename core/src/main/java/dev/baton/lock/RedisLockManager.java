@@ -151,7 +151,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	/** Stops renewing a lease and lets its lock expire after {@code keep}. */
 	void keep(RedisLockLease lease, Duration keep) {
 		forget(lease);
-		if (!this.commands.extend(lease.keys(), lease.owner(), Math.max(keep.toMillis(), 1))) {
+		if (!this.commands.keep(lease.keys(), lease.owner(), Math.max(keep.toMillis(), 1))) {
 			reportLost(lease, "its lease ran out before it was released");
 		}
 	}

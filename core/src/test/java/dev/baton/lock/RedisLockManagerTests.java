@@ -341,7 +341,10 @@ class RedisLockManagerTests {
 			.isInstanceOf(LockNotAcquiredException.class)
 			.hasMessageContaining("busy");
 		assertThat(this.meters.get("baton.lock.acquire").tag("outcome", "timeout").timers()).hasSize(1);
+		assertThat(this.meters.get("baton.lock.active").gauges()).extracting((gauge) -> gauge.value())
+			.containsExactly(1.0);
 		held.release();
+		assertThat(this.meters.get("baton.lock.held").tag("lock", "busy").timer().count()).isEqualTo(1);
 		assertThat(locks.withLock("busy", Duration.ZERO, () -> "done")).isEqualTo("done");
 	}
 
@@ -357,6 +360,11 @@ class RedisLockManagerTests {
 		assertThat(this.redis.getExpire("baton:lock:{nightly}", TimeUnit.MILLISECONDS)).isBetween(1L, 5000L);
 		lease.release();
 		assertThat(this.redis.hasKey("baton:lock:{nightly}")).isTrue();
+		// A renewal that was already on its way when the lease was released cannot extend it.
+		RedisLockLease released = (RedisLockLease) lease;
+		assertThat(new LockCommands(this.connectionFactory).extendAll(List.of(released.keys()),
+				List.of(released.owner()), 30_000)).containsExactly(false);
+		assertThat(this.redis.getExpire("baton:lock:{nightly}", TimeUnit.MILLISECONDS)).isBetween(1L, 5000L);
 	}
 
 	@Test
