@@ -37,7 +37,7 @@ class SampleScenariosTests {
 		List<Integer> statuses = this.client.sendAtOnce(200, "POST", "/flash-sales/phone/orders");
 
 		assertThat(statuses).filteredOn((status) -> status == 201).hasSize(10);
-		assertThat(statuses).filteredOn((status) -> status != 201).containsOnly(409, 429);
+		assertThat(statuses).filteredOn((status) -> status != 201).isSubsetOf(409, 429);
 		assertThat(this.client.send("GET", "/flash-sales/phone").body()).contains("\"remaining\":0")
 			.contains("\"sold\":10");
 	}

@@ -1,25 +1,23 @@
 package dev.baton.sample.demo;
 
-import org.springframework.beans.factory.annotation.Value;
+import jakarta.servlet.http.HttpServletRequest;
+
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code POST /demo} runs the scenarios and answers with the report as plain text. */
+/** {@code POST /demo} runs the scenarios against this instance and answers with the report as plain text. */
 @RestController
 class DemoController {
 
 	private final DemoScenarios scenarios;
 
-	private final int port;
-
-	DemoController(DemoScenarios scenarios, @Value("${local.server.port}") int port) {
+	DemoController(DemoScenarios scenarios) {
 		this.scenarios = scenarios;
-		this.port = port;
 	}
 
 	@PostMapping(path = "/demo", produces = "text/plain")
-	String run() {
-		return this.scenarios.run(this.port) + System.lineSeparator();
+	String run(HttpServletRequest request) {
+		return this.scenarios.run(request.getLocalPort()) + System.lineSeparator();
 	}
 
 }

@@ -81,7 +81,7 @@ public class DemoScenarios {
 	private String orders(DemoClient client) {
 		List<Long> ids = new ArrayList<>();
 		for (int i = 0; i < ORDERS; i++) {
-			String location = client.exchange("POST", "/orders?paymentTimeout=" + DEMO_PAYMENT_TIMEOUT)
+			String location = client.exchange("POST", "/orders?paymentTimeout=" + DEMO_PAYMENT_TIMEOUT.toMillis() + "ms")
 				.headers()
 				.firstValue("Location")
 				.orElseThrow();

@@ -5,6 +5,7 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.format.annotation.DurationFormat;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -29,7 +30,8 @@ class OrderController {
 	}
 
 	@PostMapping("/orders")
-	ResponseEntity<Order> place(@RequestParam(required = false) @Nullable Duration paymentTimeout) {
+	ResponseEntity<Order> place(
+			@RequestParam(required = false) @DurationFormat(style = DurationFormat.Style.SIMPLE) @Nullable Duration paymentTimeout) {
 		Order order = this.orders.place(paymentTimeout);
 		return ResponseEntity.created(URI.create("/orders/" + order.id())).body(order);
 	}
