@@ -1,0 +1,36 @@
+package dev.baton.sample.orders;
+
+import java.time.Duration;
+
+import dev.baton.queue.DelayQueue;
+import dev.baton.test.RedisTest;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The example of docs/testing.md: a {@code @DelayedTask} handler tested end to end. */
+@SpringBootTest(properties = "app.orders.payment-timeout=1s")
+@RedisTest
+class OrderTimeoutTests {
+
+	@Autowired
+	OrderService orders;
+
+	@Autowired
+	DelayQueue<Long> timeouts;
+
+	@Test
+	void unpaidOrderIsCancelledWhenItsTaskFallsDue() {
+		Order order = orders.place(null);
+		assertThat(timeouts.find(String.valueOf(order.id()))).isPresent();
+
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> orders.find(order.id()).orElseThrow().status() == OrderStatus.CANCELLED);
+		assertThat(timeouts.stats().inFlight()).isZero();
+	}
+
+}
