@@ -46,6 +46,8 @@ public class DelayedTaskAnnotationBeanPostProcessor
 
 	private @Nullable BeanFactory beanFactory;
 
+	private @Nullable DelayedTaskListenerRegistry registry;
+
 	private Function<String, @Nullable String> valueResolver = Function.identity();
 
 	@Override
@@ -65,7 +67,16 @@ public class DelayedTaskAnnotationBeanPostProcessor
 		Map<Method, DelayedTask> annotated = MethodIntrospector.selectMethods(targetClass,
 				(MethodIntrospector.MetadataLookup<DelayedTask>) (method) -> AnnotatedElementUtils
 					.findMergedAnnotation(method, DelayedTask.class));
-		annotated.forEach((method, annotation) -> this.endpoints.add(endpoint(bean, method, annotation)));
+		annotated.forEach((method, annotation) -> {
+			DelayedTaskEndpoint endpoint = endpoint(bean, method, annotation);
+			if (this.registry != null) {
+				// a lazy bean created after start-up
+				this.registry.register(endpoint);
+			}
+			else {
+				this.endpoints.add(endpoint);
+			}
+		});
 		return bean;
 	}
 
@@ -74,8 +85,9 @@ public class DelayedTaskAnnotationBeanPostProcessor
 		if (this.endpoints.isEmpty() || this.beanFactory == null) {
 			return;
 		}
-		DelayedTaskListenerRegistry registry = this.beanFactory.getBean(DelayedTaskListenerRegistry.class);
-		this.endpoints.forEach(registry::register);
+		this.registry = this.beanFactory.getBean(DelayedTaskListenerRegistry.class);
+		this.endpoints.forEach(this.registry::register);
+		this.endpoints.clear();
 	}
 
 	/**

@@ -3,6 +3,7 @@ package dev.baton.queue.listener;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -21,6 +22,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -207,6 +210,33 @@ class DelayedTaskListenerContainerTests {
 
 		await().atMost(Duration.ofSeconds(10)).until(() -> handler.payloads.size() == 1);
 		assertThat(handler.contexts.get(0).id()).isEqualTo("early");
+	}
+
+	@Test
+	void idleQueueCostsAboutOneClaimPerMaxIdlePoll(RedisConnectionFactory connectionFactory,
+			StringRedisTemplate redis) {
+		start(connectionFactory, settings(Duration.ofSeconds(30), Duration.ofMillis(500)), new RecordingHandler());
+		await().pollDelay(Duration.ofMillis(500)).until(() -> true);
+
+		long before = scriptCalls(redis);
+		await().pollDelay(Duration.ofSeconds(3)).until(() -> true);
+		long calls = scriptCalls(redis) - before;
+
+		// 3 s at one claim per 500 ms is 6; a loop with short sleeps would make hundreds
+		assertThat(calls).isBetween(3L, 9L);
+	}
+
+	private static long scriptCalls(StringRedisTemplate redis) {
+		Properties stats = redis.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands()
+			.info("commandstats"));
+		long calls = 0;
+		for (String command : List.of("cmdstat_evalsha", "cmdstat_eval")) {
+			String value = stats.getProperty(command);
+			if (value != null) {
+				calls += Long.parseLong(value.replaceAll("^calls=(\\d+),.*$", "$1"));
+			}
+		}
+		return calls;
 	}
 
 	private ListenerContext start(RedisConnectionFactory connectionFactory, ListenerSettings settings,
