@@ -16,7 +16,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("baton.queue")
 public class BatonQueueProperties {
 
-	/** Whether to configure delay queues and run {@code @DelayedTask} handlers. */
+	/** Whether to configure delay queues and run @DelayedTask handlers. */
 	private boolean enabled = true;
 
 	/** Prefix of every Redis key of the queues. */
