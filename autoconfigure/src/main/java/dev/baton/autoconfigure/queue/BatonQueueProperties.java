@@ -129,8 +129,8 @@ public class BatonQueueProperties {
 					or(queue.getMaxIdlePoll(), this.maxIdlePoll), or(queue.getShutdownTimeout(), this.shutdownTimeout));
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("Invalid baton.queue settings for queue '" + name + "': " + ex.getMessage(),
-					ex);
+			throw new IllegalArgumentException(
+					"Invalid baton.queue settings for queue '" + name + "': " + ex.getMessage(), ex);
 		}
 	}
 

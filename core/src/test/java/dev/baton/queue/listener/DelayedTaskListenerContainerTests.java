@@ -44,7 +44,7 @@ class DelayedTaskListenerContainerTests {
 	@Test
 	void handlerReceivesPayloadAndContext(RedisConnectionFactory connectionFactory) {
 		RecordingHandler handler = new RecordingHandler();
-		ListenerContext app = start(connectionFactory, settings(Duration.ofSeconds(30), Duration.ofSeconds(1)), handler);
+		ListenerContext app = start(connectionFactory, defaults(), handler);
 
 		app.queues.get("parcels", Parcel.class).schedule("p-1", new Parcel("p-1", 7), Duration.ofMillis(200));
 
@@ -63,7 +63,7 @@ class DelayedTaskListenerContainerTests {
 	@Test
 	void retriesWithBackoffThenDeadLetters(RedisConnectionFactory connectionFactory) {
 		FailingHandler handler = new FailingHandler();
-		ListenerContext app = start(connectionFactory, settings(Duration.ofSeconds(30), Duration.ofSeconds(1)), handler);
+		ListenerContext app = start(connectionFactory, defaults(), handler);
 		DelayQueue<Parcel> queue = app.queues.get("failing", Parcel.class);
 
 		queue.schedule("f-1", new Parcel("f-1", 1), Duration.ZERO);
@@ -84,7 +84,7 @@ class DelayedTaskListenerContainerTests {
 	@Test
 	void deletesExhaustedTaskWhenDeadLetteringIsOff(RedisConnectionFactory connectionFactory) {
 		NoDeadLetterHandler handler = new NoDeadLetterHandler();
-		ListenerContext app = start(connectionFactory, settings(Duration.ofSeconds(30), Duration.ofSeconds(1)), handler);
+		ListenerContext app = start(connectionFactory, defaults(), handler);
 		DelayQueue<Parcel> queue = app.queues.get("discarding", Parcel.class);
 
 		queue.schedule("d-1", new Parcel("d-1", 1), Duration.ZERO);
@@ -97,7 +97,7 @@ class DelayedTaskListenerContainerTests {
 	@Test
 	void poisonPayloadGoesToDeadLettersWithoutCallingHandler(RedisConnectionFactory connectionFactory) {
 		RecordingHandler handler = new RecordingHandler();
-		ListenerContext app = start(connectionFactory, settings(Duration.ofSeconds(30), Duration.ofSeconds(1)), handler);
+		ListenerContext app = start(connectionFactory, defaults(), handler);
 		// a String where a Parcel object is expected cannot be read
 		app.queues.get("parcels", String.class).schedule("poison", "not a parcel", Duration.ZERO);
 		app.queues.get("parcels", Parcel.class).schedule("good", new Parcel("good", 1), Duration.ZERO);
@@ -113,7 +113,7 @@ class DelayedTaskListenerContainerTests {
 	@Test
 	void neverRunsMoreHandlersThanItsConcurrency(RedisConnectionFactory connectionFactory) {
 		ConcurrentHandler handler = new ConcurrentHandler();
-		ListenerContext app = start(connectionFactory, settings(Duration.ofSeconds(30), Duration.ofSeconds(1)), handler);
+		ListenerContext app = start(connectionFactory, defaults(), handler);
 		DelayQueue<Parcel> queue = app.queues.get("concurrent", Parcel.class);
 		handler.queue.set(queue);
 
@@ -171,7 +171,7 @@ class DelayedTaskListenerContainerTests {
 	@Test
 	void waitsForRunningHandlersWithinShutdownTimeout(RedisConnectionFactory connectionFactory) {
 		SlowHandler handler = new SlowHandler(Duration.ofMillis(500));
-		ListenerContext app = start(connectionFactory, settings(Duration.ofSeconds(30), Duration.ofSeconds(1)),
+		ListenerContext app = start(connectionFactory, defaults(),
 				handler);
 		DelayQueue<Parcel> queue = app.queues.get("slow", Parcel.class);
 		queue.schedule("s-1", new Parcel("s-1", 1), Duration.ZERO);
@@ -186,7 +186,7 @@ class DelayedTaskListenerContainerTests {
 	@Test
 	void recordsLatenessAndHandleTimers(RedisConnectionFactory connectionFactory) {
 		RecordingHandler handler = new RecordingHandler();
-		ListenerContext app = start(connectionFactory, settings(Duration.ofSeconds(30), Duration.ofSeconds(1)), handler);
+		ListenerContext app = start(connectionFactory, defaults(), handler);
 
 		app.queues.get("parcels", Parcel.class).schedule(new Parcel("m", 1), Duration.ofMillis(100));
 
@@ -244,6 +244,10 @@ class DelayedTaskListenerContainerTests {
 		ListenerContext context = new ListenerContext(connectionFactory, (queue) -> settings, handlers);
 		this.contexts.add(context);
 		return context.start();
+	}
+
+	private static ListenerSettings defaults() {
+		return settings(Duration.ofSeconds(30), Duration.ofSeconds(1));
 	}
 
 	private static ListenerSettings settings(Duration visibilityTimeout, Duration maxIdlePoll) {
