@@ -2,17 +2,20 @@ package dev.baton.internal;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Parses the durations written in annotation attributes: a number with a unit ({@code "500ms"},
- * {@code "30s"}, {@code "5m"}, {@code "2h"}, {@code "1d"}) or ISO-8601 ({@code "PT30S"}). A bare
- * number is rejected rather than guessed at.
+ * {@code "30s"}, {@code "5m"}, {@code "2h"}, {@code "1d"}; also {@code ns} and {@code us}), ISO-8601
+ * ({@code "PT30S"}) or {@code "0"}. Any other bare number is rejected rather than guessed at.
+ * Callers decide whether zero or negative (ISO-8601) durations make sense.
  */
 public final class Durations {
 
-	private static final Pattern SIMPLE = Pattern.compile("^\\s*(\\d+)\\s*(ms|s|m|h|d)\\s*$", Pattern.CASE_INSENSITIVE);
+	private static final Pattern SIMPLE = Pattern.compile("^\\s*(\\d+)\\s*(ns|us|ms|s|m|h|d)?\\s*$",
+			Pattern.CASE_INSENSITIVE);
 
 	private Durations() {
 	}
@@ -27,7 +30,17 @@ public final class Durations {
 		Matcher matcher = SIMPLE.matcher(text);
 		if (matcher.matches()) {
 			long amount = Long.parseLong(matcher.group(1));
-			return switch (matcher.group(2).toLowerCase()) {
+			String unit = matcher.group(2);
+			if (unit == null) {
+				if (amount == 0) {
+					return Duration.ZERO;
+				}
+				throw new IllegalArgumentException("'" + text + "' has no unit; write e.g. '" + amount + "ms' or '"
+						+ amount + "s'");
+			}
+			return switch (unit.toLowerCase(Locale.ROOT)) {
+				case "ns" -> Duration.ofNanos(amount);
+				case "us" -> Duration.ofNanos(Math.multiplyExact(amount, 1000L));
 				case "ms" -> Duration.ofMillis(amount);
 				case "s" -> Duration.ofSeconds(amount);
 				case "m" -> Duration.ofMinutes(amount);

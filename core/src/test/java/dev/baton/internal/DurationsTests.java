@@ -16,6 +16,8 @@ class DurationsTests {
 		assertThat(Durations.parse(" 5m ")).isEqualTo(Duration.ofMinutes(5));
 		assertThat(Durations.parse("2H")).isEqualTo(Duration.ofHours(2));
 		assertThat(Durations.parse("1d")).isEqualTo(Duration.ofDays(1));
+		assertThat(Durations.parse("250us")).isEqualTo(Duration.ofNanos(250_000));
+		assertThat(Durations.parse("0")).isZero();
 	}
 
 	@Test
@@ -27,9 +29,10 @@ class DurationsTests {
 	@Test
 	void rejectsBareNumbersAndUnknownUnits() {
 		assertThatIllegalArgumentException().isThrownBy(() -> Durations.parse("30"))
-			.withMessageContaining("'30' is not a duration")
+			.withMessageContaining("'30' has no unit");
+		assertThatIllegalArgumentException().isThrownBy(() -> Durations.parse("30 seconds"))
+			.withMessageContaining("'30 seconds' is not a duration")
 			.withMessageContaining("500ms, 30s, 5m, 2h, 1d");
-		assertThatIllegalArgumentException().isThrownBy(() -> Durations.parse("30 seconds"));
 		assertThatIllegalArgumentException().isThrownBy(() -> Durations.parse("-5s"));
 	}
 
