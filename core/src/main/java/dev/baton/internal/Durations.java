@@ -2,61 +2,63 @@ package dev.baton.internal;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoUnit;
 import java.util.Locale;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Parses the durations of Baton's annotations the way Spring Boot reads duration properties:
- * {@code 500ms}, {@code 3s}, {@code 5m}, {@code 2h}, {@code 1d}, {@code 0}, or ISO-8601 such as
- * {@code PT3S}. A number without a unit is milliseconds. Core has no Spring Boot dependency,
- * hence this small parser.
+ * Parses the durations written in annotation attributes: a number with a unit ({@code "500ms"},
+ * {@code "30s"}, {@code "5m"}, {@code "2h"}, {@code "1d"}; also {@code ns} and {@code us}), ISO-8601
+ * ({@code "PT30S"}) or {@code "0"}. Any other bare number is rejected rather than guessed at.
+ * Callers decide whether zero or negative (ISO-8601) durations make sense.
  */
 public final class Durations {
 
-	private static final Pattern SIMPLE = Pattern.compile("^([+-]?\\d+)([a-zA-Z]{0,2})$");
-
-	private static final Map<String, ChronoUnit> UNITS = Map.of("", ChronoUnit.MILLIS, "ns", ChronoUnit.NANOS, "us",
-			ChronoUnit.MICROS, "ms", ChronoUnit.MILLIS, "s", ChronoUnit.SECONDS, "m", ChronoUnit.MINUTES, "h",
-			ChronoUnit.HOURS, "d", ChronoUnit.DAYS);
+	private static final Pattern SIMPLE = Pattern.compile("^\\s*(\\d+)\\s*(ns|us|ms|s|m|h|d)?\\s*$",
+			Pattern.CASE_INSENSITIVE);
 
 	private Durations() {
 	}
 
 	/**
-	 * Parses a duration that must not be negative.
-	 * @param text the duration text, already stripped of placeholders
+	 * Parse a duration.
+	 * @param text the text to parse
 	 * @return the duration
-	 * @throws IllegalArgumentException naming the text when it is not a duration or negative
+	 * @throws IllegalArgumentException if the text is not a duration
 	 */
 	public static Duration parse(String text) {
-		Duration duration = parseSigned(text.trim());
-		if (duration.isNegative()) {
-			throw new IllegalArgumentException("Duration '" + text + "' must not be negative");
-		}
-		return duration;
-	}
-
-	private static Duration parseSigned(String text) {
-		Matcher simple = SIMPLE.matcher(text);
-		if (simple.matches()) {
-			ChronoUnit unit = UNITS.get(simple.group(2).toLowerCase(Locale.ROOT));
-			if (unit != null) {
-				return Duration.of(Long.parseLong(simple.group(1)), unit);
+		Matcher matcher = SIMPLE.matcher(text);
+		if (matcher.matches()) {
+			long amount = Long.parseLong(matcher.group(1));
+			String unit = matcher.group(2);
+			if (unit == null) {
+				if (amount == 0) {
+					return Duration.ZERO;
+				}
+				throw new IllegalArgumentException("'" + text + "' has no unit; write e.g. '" + amount + "ms' or '"
+						+ amount + "s'");
 			}
+			return switch (unit.toLowerCase(Locale.ROOT)) {
+				case "ns" -> Duration.ofNanos(amount);
+				case "us" -> Duration.ofNanos(Math.multiplyExact(amount, 1000L));
+				case "ms" -> Duration.ofMillis(amount);
+				case "s" -> Duration.ofSeconds(amount);
+				case "m" -> Duration.ofMinutes(amount);
+				case "h" -> Duration.ofHours(amount);
+				default -> Duration.ofDays(amount);
+			};
 		}
-		else if (text.regionMatches(true, 0, "P", 0, 1)) {
-			try {
-				return Duration.parse(text);
+		try {
+			Duration duration = Duration.parse(text.trim());
+			if (duration.isNegative()) {
+				throw new IllegalArgumentException("'" + text + "' is negative; durations must not be");
 			}
-			catch (DateTimeParseException ex) {
-				// reported below, with the accepted forms
-			}
+			return duration;
 		}
-		throw new IllegalArgumentException("'" + text
-				+ "' is not a duration: use e.g. 500ms, 3s, 5m, 2h, 1d, or ISO-8601 such as PT3S");
+		catch (DateTimeParseException ex) {
+			throw new IllegalArgumentException("'" + text
+					+ "' is not a duration: use a number with a unit (500ms, 30s, 5m, 2h, 1d) or ISO-8601 (PT30S)", ex);
+		}
 	}
 
 }

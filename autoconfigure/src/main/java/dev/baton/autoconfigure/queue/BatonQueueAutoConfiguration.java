@@ -34,8 +34,8 @@ import org.springframework.util.ClassUtils;
 @EnableConfigurationProperties(BatonQueueProperties.class)
 public final class BatonQueueAutoConfiguration {
 
-	private static final boolean MICROMETER_PRESENT = ClassUtils.isPresent("io.micrometer.core.instrument.MeterRegistry",
-			BatonQueueAutoConfiguration.class.getClassLoader());
+	private static final boolean MICROMETER_PRESENT = ClassUtils
+		.isPresent("io.micrometer.core.instrument.MeterRegistry", BatonQueueAutoConfiguration.class.getClassLoader());
 
 	@Bean
 	@ConditionalOnMissingBean(DelayQueues.class)

@@ -16,7 +16,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("baton.queue")
 public class BatonQueueProperties {
 
-	/** Whether to configure delay queues and run {@code @DelayedTask} handlers. */
+	/** Whether to configure delay queues and run @DelayedTask handlers. */
 	private boolean enabled = true;
 
 	/** Prefix of every Redis key of the queues. */
@@ -129,8 +129,8 @@ public class BatonQueueProperties {
 					or(queue.getMaxIdlePoll(), this.maxIdlePoll), or(queue.getShutdownTimeout(), this.shutdownTimeout));
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("Invalid baton.queue settings for queue '" + name + "': " + ex.getMessage(),
-					ex);
+			throw new IllegalArgumentException(
+					"Invalid baton.queue settings for queue '" + name + "': " + ex.getMessage(), ex);
 		}
 	}
 

@@ -17,6 +17,8 @@ import dev.baton.test.RedisTest;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -142,6 +144,19 @@ class BatonQueueAutoConfigurationTests {
 	}
 
 	@Test
+	@EnabledForJreRange(min = JRE.JAVA_21)
+	void runsHandlersOnVirtualThreadsWhenEnabled(RedisServer server) {
+		redis(server).withUserConfiguration(OrderApplication.class)
+			.withPropertyValues("spring.threads.virtual.enabled=true")
+			.run((context) -> {
+				context.getBean(OrderService.class).byType.schedule(new Order("v-1", 1), Duration.ZERO);
+				OrderHandler handler = context.getBean(OrderHandler.class);
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.threads.size() == 1);
+				assertThat(handler.threads.get(0).getClass().getName()).contains("VirtualThread");
+			});
+	}
+
+	@Test
 	void failsAtStartupForDeclaredQueueWithoutPayloadType() {
 		this.contextRunner.withPropertyValues("baton.queue.queues.lonely.visibility-timeout=10s")
 			.run((context) -> assertThat(mostSpecificCause(context.getStartupFailure()))
@@ -197,8 +212,11 @@ class BatonQueueAutoConfigurationTests {
 
 		final List<Order> handled = new CopyOnWriteArrayList<>();
 
+		final List<Thread> threads = new CopyOnWriteArrayList<>();
+
 		@DelayedTask(queue = "orders")
 		void handle(Order order, TaskContext context) {
+			this.threads.add(Thread.currentThread());
 			this.handled.add(order);
 		}
 

@@ -4,14 +4,12 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Type;
 import java.lang.reflect.TypeVariable;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import dev.baton.internal.Durations;
 import dev.baton.queue.TaskContext;
 import dev.baton.queue.annotation.Backoff;
 import dev.baton.queue.annotation.DelayedTask;
@@ -46,6 +44,8 @@ public class DelayedTaskAnnotationBeanPostProcessor
 
 	private @Nullable BeanFactory beanFactory;
 
+	private @Nullable DelayedTaskListenerRegistry registry;
+
 	private Function<String, @Nullable String> valueResolver = Function.identity();
 
 	@Override
@@ -65,7 +65,16 @@ public class DelayedTaskAnnotationBeanPostProcessor
 		Map<Method, DelayedTask> annotated = MethodIntrospector.selectMethods(targetClass,
 				(MethodIntrospector.MetadataLookup<DelayedTask>) (method) -> AnnotatedElementUtils
 					.findMergedAnnotation(method, DelayedTask.class));
-		annotated.forEach((method, annotation) -> this.endpoints.add(endpoint(bean, method, annotation)));
+		annotated.forEach((method, annotation) -> {
+			DelayedTaskEndpoint endpoint = endpoint(bean, method, annotation);
+			if (this.registry != null) {
+				// a lazy bean created after start-up
+				this.registry.register(endpoint);
+			}
+			else {
+				this.endpoints.add(endpoint);
+			}
+		});
 		return bean;
 	}
 
@@ -74,8 +83,9 @@ public class DelayedTaskAnnotationBeanPostProcessor
 		if (this.endpoints.isEmpty() || this.beanFactory == null) {
 			return;
 		}
-		DelayedTaskListenerRegistry registry = this.beanFactory.getBean(DelayedTaskListenerRegistry.class);
-		this.endpoints.forEach(registry::register);
+		this.registry = this.beanFactory.getBean(DelayedTaskListenerRegistry.class);
+		this.endpoints.forEach(this.registry::register);
+		this.endpoints.clear();
 	}
 
 	/**
@@ -99,12 +109,12 @@ public class DelayedTaskAnnotationBeanPostProcessor
 		Backoff backoff = annotation.backoff();
 		return new DelayedTaskEndpoint(queue, bean, AopUtils.selectInvocableMethod(method, bean.getClass()),
 				payloadType, concurrency(annotation.concurrency(), name),
-				parse(annotation.maxAttempts(), "maxAttempts", name, DelayedTaskAnnotationBeanPostProcessor::attempts),
-				parse(backoff.initial(), "backoff.initial", name, DelayedTaskAnnotationBeanPostProcessor::duration),
-				parse(backoff.multiplier(), "backoff.multiplier", name, DelayedTaskAnnotationBeanPostProcessor::multiplier),
-				parse(backoff.max(), "backoff.max", name, DelayedTaskAnnotationBeanPostProcessor::duration),
+				parse(annotation.maxAttempts(), "maxAttempts", name, ListenerAttributes::attempts),
+				parse(backoff.initial(), "backoff.initial", name, ListenerAttributes::duration),
+				parse(backoff.multiplier(), "backoff.multiplier", name, ListenerAttributes::multiplier),
+				parse(backoff.max(), "backoff.max", name, ListenerAttributes::duration),
 				parse(annotation.visibilityTimeout(), "visibilityTimeout", name,
-						DelayedTaskAnnotationBeanPostProcessor::positiveDuration),
+						ListenerAttributes::positiveDuration),
 				annotation.deadLetter());
 	}
 
@@ -184,38 +194,6 @@ public class DelayedTaskAnnotationBeanPostProcessor
 	private String resolve(String text) {
 		String resolved = this.valueResolver.apply(text);
 		return (resolved != null) ? resolved : text;
-	}
-
-	private static Integer attempts(String value) {
-		int attempts = Integer.parseInt(value);
-		if (attempts < 1) {
-			throw new IllegalArgumentException("must be at least 1");
-		}
-		return attempts;
-	}
-
-	private static Double multiplier(String value) {
-		double multiplier = Double.parseDouble(value);
-		if (!(multiplier >= 1) || Double.isInfinite(multiplier)) {
-			throw new IllegalArgumentException("must be a number of at least 1");
-		}
-		return multiplier;
-	}
-
-	private static Duration duration(String value) {
-		Duration duration = Durations.parse(value);
-		if (duration.isNegative()) {
-			throw new IllegalArgumentException("must not be negative");
-		}
-		return duration;
-	}
-
-	private static Duration positiveDuration(String value) {
-		Duration duration = duration(value);
-		if (duration.isZero()) {
-			throw new IllegalArgumentException("must be positive");
-		}
-		return duration;
 	}
 
 	private static String describe(Method method) {

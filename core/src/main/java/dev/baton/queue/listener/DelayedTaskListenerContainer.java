@@ -127,10 +127,6 @@ final class DelayedTaskListenerContainer {
 		return finished ? 0 : unfinished.size();
 	}
 
-	boolean isRunning() {
-		return this.active;
-	}
-
 	private void run() {
 		while (this.active) {
 			try {

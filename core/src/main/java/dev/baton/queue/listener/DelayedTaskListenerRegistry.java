@@ -6,9 +6,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import dev.baton.queue.DelayQueue;
@@ -155,7 +157,10 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 			this.onStop.add(executor::close);
 			return executor;
 		}
-		ExecutorService pool = Executors.newFixedThreadPool(endpoint.concurrency(), daemonThreads(prefix));
+		// Threads start on demand up to the concurrency and retire after a minute without work
+		ThreadPoolExecutor pool = new ThreadPoolExecutor(endpoint.concurrency(), endpoint.concurrency(), 1,
+				TimeUnit.MINUTES, new LinkedBlockingQueue<>(), daemonThreads(prefix));
+		pool.allowCoreThreadTimeOut(true);
 		this.onStop.add(pool::shutdown);
 		return pool;
 	}

@@ -29,7 +29,8 @@ public record ListenerSettings(int maxAttempts, BackoffPolicy backoff, Duration 
 				() -> "visibilityTimeout must be positive, got " + visibilityTimeout);
 		Assert.isTrue(batchSize >= 1, () -> "batchSize must be at least 1, got " + batchSize);
 		Assert.isTrue(isPositive(maxIdlePoll), () -> "maxIdlePoll must be positive, got " + maxIdlePoll);
-		Assert.isTrue(!shutdownTimeout.isNegative(), () -> "shutdownTimeout must not be negative, got " + shutdownTimeout);
+		Assert.isTrue(!shutdownTimeout.isNegative(),
+				() -> "shutdownTimeout must not be negative, got " + shutdownTimeout);
 	}
 
 	private static boolean isPositive(Duration duration) {

@@ -3,6 +3,7 @@ package dev.baton.queue.listener;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -21,6 +22,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -41,7 +44,7 @@ class DelayedTaskListenerContainerTests {
 	@Test
 	void handlerReceivesPayloadAndContext(RedisConnectionFactory connectionFactory) {
 		RecordingHandler handler = new RecordingHandler();
-		ListenerContext app = start(connectionFactory, settings(Duration.ofSeconds(30), Duration.ofSeconds(1)), handler);
+		ListenerContext app = start(connectionFactory, defaults(), handler);
 
 		app.queues.get("parcels", Parcel.class).schedule("p-1", new Parcel("p-1", 7), Duration.ofMillis(200));
 
@@ -60,7 +63,7 @@ class DelayedTaskListenerContainerTests {
 	@Test
 	void retriesWithBackoffThenDeadLetters(RedisConnectionFactory connectionFactory) {
 		FailingHandler handler = new FailingHandler();
-		ListenerContext app = start(connectionFactory, settings(Duration.ofSeconds(30), Duration.ofSeconds(1)), handler);
+		ListenerContext app = start(connectionFactory, defaults(), handler);
 		DelayQueue<Parcel> queue = app.queues.get("failing", Parcel.class);
 
 		queue.schedule("f-1", new Parcel("f-1", 1), Duration.ZERO);
@@ -81,7 +84,7 @@ class DelayedTaskListenerContainerTests {
 	@Test
 	void deletesExhaustedTaskWhenDeadLetteringIsOff(RedisConnectionFactory connectionFactory) {
 		NoDeadLetterHandler handler = new NoDeadLetterHandler();
-		ListenerContext app = start(connectionFactory, settings(Duration.ofSeconds(30), Duration.ofSeconds(1)), handler);
+		ListenerContext app = start(connectionFactory, defaults(), handler);
 		DelayQueue<Parcel> queue = app.queues.get("discarding", Parcel.class);
 
 		queue.schedule("d-1", new Parcel("d-1", 1), Duration.ZERO);
@@ -94,7 +97,7 @@ class DelayedTaskListenerContainerTests {
 	@Test
 	void poisonPayloadGoesToDeadLettersWithoutCallingHandler(RedisConnectionFactory connectionFactory) {
 		RecordingHandler handler = new RecordingHandler();
-		ListenerContext app = start(connectionFactory, settings(Duration.ofSeconds(30), Duration.ofSeconds(1)), handler);
+		ListenerContext app = start(connectionFactory, defaults(), handler);
 		// a String where a Parcel object is expected cannot be read
 		app.queues.get("parcels", String.class).schedule("poison", "not a parcel", Duration.ZERO);
 		app.queues.get("parcels", Parcel.class).schedule("good", new Parcel("good", 1), Duration.ZERO);
@@ -110,7 +113,7 @@ class DelayedTaskListenerContainerTests {
 	@Test
 	void neverRunsMoreHandlersThanItsConcurrency(RedisConnectionFactory connectionFactory) {
 		ConcurrentHandler handler = new ConcurrentHandler();
-		ListenerContext app = start(connectionFactory, settings(Duration.ofSeconds(30), Duration.ofSeconds(1)), handler);
+		ListenerContext app = start(connectionFactory, defaults(), handler);
 		DelayQueue<Parcel> queue = app.queues.get("concurrent", Parcel.class);
 		handler.queue.set(queue);
 
@@ -168,7 +171,7 @@ class DelayedTaskListenerContainerTests {
 	@Test
 	void waitsForRunningHandlersWithinShutdownTimeout(RedisConnectionFactory connectionFactory) {
 		SlowHandler handler = new SlowHandler(Duration.ofMillis(500));
-		ListenerContext app = start(connectionFactory, settings(Duration.ofSeconds(30), Duration.ofSeconds(1)),
+		ListenerContext app = start(connectionFactory, defaults(),
 				handler);
 		DelayQueue<Parcel> queue = app.queues.get("slow", Parcel.class);
 		queue.schedule("s-1", new Parcel("s-1", 1), Duration.ZERO);
@@ -183,7 +186,7 @@ class DelayedTaskListenerContainerTests {
 	@Test
 	void recordsLatenessAndHandleTimers(RedisConnectionFactory connectionFactory) {
 		RecordingHandler handler = new RecordingHandler();
-		ListenerContext app = start(connectionFactory, settings(Duration.ofSeconds(30), Duration.ofSeconds(1)), handler);
+		ListenerContext app = start(connectionFactory, defaults(), handler);
 
 		app.queues.get("parcels", Parcel.class).schedule(new Parcel("m", 1), Duration.ofMillis(100));
 
@@ -209,11 +212,42 @@ class DelayedTaskListenerContainerTests {
 		assertThat(handler.contexts.get(0).id()).isEqualTo("early");
 	}
 
+	@Test
+	void idleQueueCostsAboutOneClaimPerMaxIdlePoll(RedisConnectionFactory connectionFactory,
+			StringRedisTemplate redis) {
+		start(connectionFactory, settings(Duration.ofSeconds(30), Duration.ofMillis(500)), new RecordingHandler());
+		await().pollDelay(Duration.ofMillis(500)).until(() -> true);
+
+		long before = scriptCalls(redis);
+		await().pollDelay(Duration.ofSeconds(3)).until(() -> true);
+		long calls = scriptCalls(redis) - before;
+
+		// 3 s at one claim per 500 ms is 6; a loop with short sleeps would make hundreds
+		assertThat(calls).isBetween(3L, 9L);
+	}
+
+	private static long scriptCalls(StringRedisTemplate redis) {
+		Properties stats = redis.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands()
+			.info("commandstats"));
+		long calls = 0;
+		for (String command : List.of("cmdstat_evalsha", "cmdstat_eval")) {
+			String value = stats.getProperty(command);
+			if (value != null) {
+				calls += Long.parseLong(value.replaceAll("^calls=(\\d+),.*$", "$1"));
+			}
+		}
+		return calls;
+	}
+
 	private ListenerContext start(RedisConnectionFactory connectionFactory, ListenerSettings settings,
 			Object... handlers) {
 		ListenerContext context = new ListenerContext(connectionFactory, (queue) -> settings, handlers);
 		this.contexts.add(context);
 		return context.start();
+	}
+
+	private static ListenerSettings defaults() {
+		return settings(Duration.ofSeconds(30), Duration.ofSeconds(1));
 	}
 
 	private static ListenerSettings settings(Duration visibilityTimeout, Duration maxIdlePoll) {
