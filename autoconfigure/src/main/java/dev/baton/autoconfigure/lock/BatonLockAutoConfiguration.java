@@ -1,0 +1,94 @@
+package dev.baton.autoconfigure.lock;
+
+import dev.baton.lock.LockManager;
+import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.annotation.DistributedLockAdvisor;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.aop.config.AopConfigUtils;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for
+ * Baton's distributed locks: a {@link LockManager} on the application's Redis connection, and
+ * {@link dev.baton.lock.annotation.DistributedLock @DistributedLock} support.
+ */
+@AutoConfiguration(after = DataRedisAutoConfiguration.class)
+@ConditionalOnClass({ RedisLockManager.class, RedisConnectionFactory.class })
+@ConditionalOnBean(RedisConnectionFactory.class)
+@ConditionalOnBooleanProperty(name = "baton.lock.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(BatonLockProperties.class)
+@Import(BatonLockAutoConfiguration.AutoProxyRegistrar.class)
+public final class BatonLockAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(LockManager.class)
+	RedisLockManager lockManager(RedisConnectionFactory connectionFactory, BatonLockProperties properties,
+			ApplicationEventPublisher eventPublisher, ObjectProvider<RedisLockManagerBuilderCustomizer> customizers) {
+		RedisLockManager.Builder builder = RedisLockManager.builder(connectionFactory)
+			.keyPrefix(properties.getKeyPrefix())
+			.leaseTime(properties.getLeaseTime())
+			.lockLostListener(eventPublisher::publishEvent);
+		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
+		return builder.build();
+	}
+
+	@Bean
+	LockManagerShutdown lockManagerShutdown(ObjectProvider<RedisLockManager> lockManagers) {
+		return new LockManagerShutdown(lockManagers);
+	}
+
+	// Created by the auto-proxy creator before most beans: binds its properties itself.
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static DistributedLockAdvisor distributedLockAdvisor(ObjectProvider<LockManager> lockManager,
+			Environment environment) {
+		BatonLockProperties properties = Binder.get(environment)
+			.bindOrCreate("baton.lock", BatonLockProperties.class);
+		DistributedLockAdvisor advisor = new DistributedLockAdvisor(lockManager::getObject, properties.getWaitTime());
+		advisor.setOrder(properties.getAspectOrder());
+		return advisor;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterRegistry.class)
+	static class LockMetricsConfiguration {
+
+		@Bean
+		RedisLockManagerBuilderCustomizer lockMetricsCustomizer(ObjectProvider<MeterRegistry> meterRegistry) {
+			return (builder) -> meterRegistry.ifAvailable(builder::meterRegistry);
+		}
+
+	}
+
+	/** Makes sure an auto-proxy creator applies the lock advisor, also without Spring Boot's AOP support. */
+	static class AutoProxyRegistrar implements ImportBeanDefinitionRegistrar {
+
+		@Override
+		public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
+			AopConfigUtils.registerAutoProxyCreatorIfNecessary(registry);
+		}
+
+	}
+
+}

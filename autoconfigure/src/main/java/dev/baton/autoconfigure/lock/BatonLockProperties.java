@@ -1,0 +1,81 @@
+package dev.baton.autoconfigure.lock;
+
+import java.time.Duration;
+
+import dev.baton.lock.annotation.DistributedLockAdvisor;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration of Baton's distributed locks.
+ */
+@ConfigurationProperties("baton.lock")
+public class BatonLockProperties {
+
+	/**
+	 * Whether to create the LockManager and apply @DistributedLock.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Prefix of every lock key; the lock name follows in braces, as a cluster hash tag.
+	 */
+	private String keyPrefix = "baton:lock:";
+
+	/**
+	 * Lease of locks taken without a lease time; the watchdog renews them every third of it
+	 * while they are held.
+	 */
+	private Duration leaseTime = Duration.ofSeconds(30);
+
+	/**
+	 * How long @DistributedLock waits for a lock when the annotation does not say; 0 tries once.
+	 */
+	private Duration waitTime = Duration.ZERO;
+
+	/**
+	 * Order of the @DistributedLock advice; the default runs it outside @Transactional.
+	 */
+	private int aspectOrder = DistributedLockAdvisor.DEFAULT_ORDER;
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getKeyPrefix() {
+		return this.keyPrefix;
+	}
+
+	public void setKeyPrefix(String keyPrefix) {
+		this.keyPrefix = keyPrefix;
+	}
+
+	public Duration getLeaseTime() {
+		return this.leaseTime;
+	}
+
+	public void setLeaseTime(Duration leaseTime) {
+		this.leaseTime = leaseTime;
+	}
+
+	public Duration getWaitTime() {
+		return this.waitTime;
+	}
+
+	public void setWaitTime(Duration waitTime) {
+		this.waitTime = waitTime;
+	}
+
+	public int getAspectOrder() {
+		return this.aspectOrder;
+	}
+
+	public void setAspectOrder(int aspectOrder) {
+		this.aspectOrder = aspectOrder;
+	}
+
+}

@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of Baton's distributed locks.
+ */
+@NullMarked
+package dev.baton.autoconfigure.lock;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,187 @@
+package dev.baton.autoconfigure.lock;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import dev.baton.lock.LockLease;
+import dev.baton.lock.LockLostEvent;
+import dev.baton.lock.LockManager;
+import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.annotation.DistributedLock;
+import dev.baton.lock.annotation.DistributedLockAdvisor;
+import dev.baton.test.RedisServer;
+import dev.baton.test.RedisTest;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.mockito.Mockito.mock;
+
+@RedisTest
+class BatonLockAutoConfigurationTests {
+
+	private ApplicationContextRunner runner;
+
+	private StringRedisTemplate redis;
+
+	@BeforeEach
+	void setUp(RedisServer server, StringRedisTemplate redis) {
+		this.redis = redis;
+		this.runner = new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, BatonLockAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port());
+	}
+
+	@Test
+	void providesALockManagerAndLocksAnnotatedMethods() {
+		this.runner.withUserConfiguration(ReportConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(RedisLockManager.class).hasSingleBean(DistributedLockAdvisor.class);
+			Report report = context.getBean(Report.class);
+			report.run();
+			assertThat(report.lockedWhileRunning()).containsExactly(true);
+			assertThat(this.redis.hasKey("baton:lock:{report}")).isFalse();
+		});
+	}
+
+	@Test
+	void backsOffWhenUserDefinesLockManager() {
+		LockManager custom = mock(LockManager.class);
+		this.runner.withBean(LockManager.class, () -> custom)
+			.run((context) -> assertThat(context).getBean(LockManager.class).isSameAs(custom));
+	}
+
+	@Test
+	void backsOffWhenUserDefinesTheAdvisor() {
+		this.runner.withBean("myAdvisor", DistributedLockAdvisor.class,
+				() -> new DistributedLockAdvisor(() -> mock(LockManager.class), Duration.ZERO))
+			.run((context) -> assertThat(context).getBeans(DistributedLockAdvisor.class).containsOnlyKeys("myAdvisor"));
+	}
+
+	@Test
+	void isDisabledByProperty() {
+		this.runner.withPropertyValues("baton.lock.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(LockManager.class)
+				.doesNotHaveBean(DistributedLockAdvisor.class));
+	}
+
+	@Test
+	void appliesKeyPrefixAndDefaultWaitTime() {
+		this.runner.withUserConfiguration(ReportConfiguration.class)
+			.withPropertyValues("baton.lock.key-prefix=app:locks:", "baton.lock.wait-time=10s")
+			.run((context) -> {
+				LockLease held = context.getBean(LockManager.class).tryAcquire("report", Duration.ZERO).orElseThrow();
+				assertThat(this.redis.hasKey("app:locks:{report}")).isTrue();
+				Runnable release = held::release;
+				Executors.newSingleThreadScheduledExecutor().schedule(release, 300, TimeUnit.MILLISECONDS);
+
+				context.getBean(Report.class).run();
+
+				assertThat(context.getBean(Report.class).lockedWhileRunning()).containsExactly(false);
+			});
+	}
+
+	@Test
+	void publishesLostLocksAsApplicationEvents() {
+		this.runner.withUserConfiguration(LostLocks.class)
+			.withPropertyValues("baton.lock.lease-time=600ms")
+			.run((context) -> {
+				LockLease lease = context.getBean(LockManager.class).tryAcquire("job", Duration.ZERO).orElseThrow();
+				this.redis.delete("baton:lock:{job}");
+
+				await().atMost(Duration.ofSeconds(5)).until(() -> !context.getBean(LostLocks.class).events.isEmpty());
+				assertThat(context.getBean(LostLocks.class).events).singleElement()
+					.isEqualTo(new LockLostEvent("job", "job", lease.fencingToken()));
+			});
+	}
+
+	@Test
+	void recordsMetricsInTheApplicationsRegistry() {
+		this.runner.withUserConfiguration(ReportConfiguration.class)
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.run((context) -> {
+				context.getBean(Report.class).run();
+				assertThat(context.getBean(MeterRegistry.class).get("baton.lock.acquire").tag("lock", "report").timer().count())
+					.isEqualTo(1);
+			});
+	}
+
+	@Test
+	void releasesHeldLocksWhenTheContextCloses() {
+		this.runner.run((context) -> context.getBean(LockManager.class).tryAcquire("held", Duration.ZERO).orElseThrow());
+
+		assertThat(this.redis.hasKey("baton:lock:{held}")).isFalse();
+	}
+
+	@Test
+	void failsAtStartupNamingAnInvalidMethod() {
+		this.runner.withBean(BadReport.class).run((context) -> assertThat(context).hasFailed()
+			.getFailure()
+			.hasStackTraceContaining("@DistributedLock on BadReport.run(): waitTime 'soon' is not a duration"));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ReportConfiguration {
+
+		@Bean
+		Report report(StringRedisTemplate redis) {
+			return new Report(redis);
+		}
+
+	}
+
+	static class Report {
+
+		private final StringRedisTemplate redis;
+
+		private final List<Boolean> lockedWhileRunning = new CopyOnWriteArrayList<>();
+
+		Report(StringRedisTemplate redis) {
+			this.redis = redis;
+		}
+
+		@DistributedLock(name = "report")
+		public void run() {
+			this.lockedWhileRunning.add(this.redis.hasKey("baton:lock:{report}"));
+		}
+
+		// Through a method: the proxy has fields of its own.
+		public List<Boolean> lockedWhileRunning() {
+			return this.lockedWhileRunning;
+		}
+
+	}
+
+	static class BadReport {
+
+		@DistributedLock(waitTime = "soon")
+		public void run() {
+		}
+
+	}
+
+	static class LostLocks {
+
+		final List<LockLostEvent> events = new CopyOnWriteArrayList<>();
+
+		@EventListener
+		void lost(LockLostEvent event) {
+			this.events.add(event);
+		}
+
+	}
+
+}

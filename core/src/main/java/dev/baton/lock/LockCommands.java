@@ -1,0 +1,98 @@
+package dev.baton.lock;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/** The lock's Redis commands: each one atomic, one script or one command. */
+final class LockCommands {
+
+	private static final RedisScript<List<?>> ACQUIRE = script("acquire.lua");
+
+	private static final RedisScript<Long> RELEASE = script("release.lua", Long.class);
+
+	private static final RedisScript<Long> EXTEND = script("extend.lua", Long.class);
+
+	private static final long UNKNOWN_LEASE_MILLIS = 1000;
+
+	private final StringRedisTemplate redis;
+
+	LockCommands(RedisConnectionFactory connectionFactory) {
+		this.redis = new StringRedisTemplate(connectionFactory);
+	}
+
+	/**
+	 * Takes the lock if it is free.
+	 * @param waitingMillis how long to mark the lock as awaited if it is taken, 0 when the caller does not wait
+	 * @return the fencing token (positive), or minus the holder's remaining lease in ms (at most 0)
+	 */
+	long acquire(LockKeys keys, String owner, long leaseMillis, long fenceMillis, long waitingMillis) {
+		List<?> result = this.redis.execute(ACQUIRE, List.of(keys.lock(), keys.fence(), keys.waiting()), owner,
+				String.valueOf(leaseMillis), String.valueOf(fenceMillis), String.valueOf(waitingMillis));
+		long value = ((Number) result.get(1)).longValue();
+		if (((Number) result.get(0)).longValue() == 1) {
+			return value;
+		}
+		// A key without expiry (not one of ours): look again in a second.
+		return (value < 0) ? -UNKNOWN_LEASE_MILLIS : -value;
+	}
+
+	/**
+	 * Deletes the lock if {@code owner} holds it ({@code ""}: whoever holds it), publishing to
+	 * waiters.
+	 */
+	boolean release(LockKeys keys, String owner) {
+		return this.redis.execute(RELEASE, List.of(keys.lock(), keys.waiting()), owner, keys.channel()) == 1;
+	}
+
+	/** Sets the remaining lease if {@code owner} still holds the lock. */
+	boolean extend(LockKeys keys, String owner, long leaseMillis) {
+		return this.redis.execute(EXTEND, List.of(keys.lock()), owner, String.valueOf(leaseMillis)) == 1;
+	}
+
+	/**
+	 * Extends many locks in one pipeline.
+	 * @return for each lock in order, whether its owner still held it
+	 */
+	List<Boolean> extendAll(List<LockKeys> keys, List<String> owners, long leaseMillis) {
+		byte[] script = EXTEND.getScriptAsString().getBytes(StandardCharsets.UTF_8);
+		byte[] lease = bytes(String.valueOf(leaseMillis));
+		List<Object> results = this.redis.executePipelined((RedisCallback<?>) (connection) -> {
+			for (int i = 0; i < keys.size(); i++) {
+				connection.scriptingCommands()
+					.eval(script, ReturnType.INTEGER, 1, bytes(keys.get(i).lock()), bytes(owners.get(i)), lease);
+			}
+			return null;
+		});
+		List<Boolean> held = new ArrayList<>(results.size());
+		for (Object result : results) {
+			held.add(((Number) result).longValue() == 1);
+		}
+		return held;
+	}
+
+	boolean exists(LockKeys keys) {
+		return Boolean.TRUE.equals(this.redis.hasKey(keys.lock()));
+	}
+
+	private static byte[] bytes(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static RedisScript<List<?>> script(String name) {
+		return (RedisScript) script(name, List.class);
+	}
+
+	private static <T> RedisScript<T> script(String name, Class<T> resultType) {
+		return RedisScript.of(new ClassPathResource(name, LockCommands.class), resultType);
+	}
+
+}

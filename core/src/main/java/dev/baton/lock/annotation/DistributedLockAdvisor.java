@@ -1,0 +1,83 @@
+package dev.baton.lock.annotation;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.function.Supplier;
+
+import dev.baton.lock.LockManager;
+import org.aopalliance.aop.Advice;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.Pointcut;
+import org.springframework.aop.support.AbstractPointcutAdvisor;
+import org.springframework.aop.support.StaticMethodMatcherPointcut;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.core.Ordered;
+
+/**
+ * The advisor that applies {@link DistributedLock @DistributedLock}. Register it as a bean with
+ * an auto-proxy creator in the context (Spring Boot's auto-configuration does both).
+ *
+ * <p>Each annotated method is parsed when its bean is proxied, at start-up, so that an invalid
+ * key, duration or fallback method fails the application start with a message that names the
+ * method. Its order defaults to {@code Ordered.LOWEST_PRECEDENCE - 1}, one step before the
+ * transaction advisor's default, so that the lock is taken before a transaction on the same
+ * method begins and released after it has committed or rolled back.
+ */
+public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements BeanFactoryAware {
+
+	/** The default order: just outside {@code @Transactional} with its default order. */
+	public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 1;
+
+	private final LockedMethods methods;
+
+	private final DistributedLockInterceptor interceptor;
+
+	private final Pointcut pointcut = new StaticMethodMatcherPointcut() {
+
+		@Override
+		public boolean matches(Method method, Class<?> targetClass) {
+			return DistributedLockAdvisor.this.methods.find(method, targetClass) != null;
+		}
+
+	};
+
+	/**
+	 * Create the advisor.
+	 * @param lockManager supplies the lock manager at the first locked call, so that the advisor
+	 * can be created before it
+	 * @param defaultWaitTime the wait time of annotations that do not set one
+	 */
+	public DistributedLockAdvisor(Supplier<LockManager> lockManager, Duration defaultWaitTime) {
+		this.methods = new LockedMethods(defaultWaitTime);
+		this.interceptor = new DistributedLockInterceptor(this.methods, lockManager);
+		setOrder(DEFAULT_ORDER);
+	}
+
+	@Override
+	public void setBeanFactory(BeanFactory beanFactory) {
+		this.methods.setBeanFactory(beanFactory);
+	}
+
+	@Override
+	public Pointcut getPointcut() {
+		return this.pointcut;
+	}
+
+	@Override
+	public Advice getAdvice() {
+		return this.interceptor;
+	}
+
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return this == other;
+	}
+
+	@Override
+	public int hashCode() {
+		return System.identityHashCode(this);
+	}
+
+}

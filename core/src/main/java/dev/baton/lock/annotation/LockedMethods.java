@@ -1,0 +1,198 @@
+package dev.baton.lock.annotation;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import dev.baton.internal.Durations;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.context.expression.BeanFactoryResolver;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.BeanReference;
+import org.springframework.expression.spel.ast.VariableReference;
+import org.springframework.expression.spel.standard.SpelExpression;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Finds {@code @DistributedLock} methods and parses each once, failing with a message that names
+ * the method when an attribute is invalid.
+ */
+final class LockedMethods {
+
+	private static final boolean reactorPresent = ClassUtils.isPresent("reactor.core.publisher.Mono",
+			LockedMethods.class.getClassLoader());
+
+	private static final SpelExpressionParser parser = new SpelExpressionParser();
+
+	private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
+
+	private final Map<MethodClassKey, Object> cache = new ConcurrentHashMap<>();
+
+	private final Duration defaultWaitTime;
+
+	private @Nullable BeanFactory beanFactory;
+
+	LockedMethods(Duration defaultWaitTime) {
+		this.defaultWaitTime = defaultWaitTime;
+	}
+
+	void setBeanFactory(BeanFactory beanFactory) {
+		this.beanFactory = beanFactory;
+	}
+
+	/**
+	 * The parsed lock of a method, or {@code null} if it has no {@code @DistributedLock}.
+	 * @throws IllegalStateException if the annotation is invalid
+	 */
+	@Nullable LockedMethod find(Method method, @Nullable Class<?> targetClass) {
+		Object found = this.cache.computeIfAbsent(new MethodClassKey(method, targetClass), (key) -> {
+			LockedMethod parsed = parse(method, targetClass);
+			return (parsed != null) ? parsed : Boolean.FALSE;
+		});
+		return (found instanceof LockedMethod locked) ? locked : null;
+	}
+
+	private @Nullable LockedMethod parse(Method method, @Nullable Class<?> targetClass) {
+		Class<?> userClass = ClassUtils.getUserClass((targetClass != null) ? targetClass : method.getDeclaringClass());
+		Method specific = AopUtils.getMostSpecificMethod(method, userClass);
+		DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
+		if (annotation == null) {
+			return null;
+		}
+		String description = userClass.getSimpleName() + "." + specific.getName() + "("
+				+ parameterTypes(specific) + ")";
+		String name = annotation.name().isBlank() ? userClass.getSimpleName() + "." + specific.getName()
+				: resolve(annotation.name(), "name", description);
+		LockedMethod.ReturnKind kind = returnKind(specific);
+		Supplier<Object> reactiveEmpty = (kind == LockedMethod.ReturnKind.PUBLISHER)
+				? ReactiveLocking.emptyValue(specific.getReturnType()) : null;
+		return new LockedMethod(specific, description, name, key(annotation.key(), specific, description),
+				duration(annotation.waitTime(), "waitTime", description, this.defaultWaitTime),
+				positive(duration(annotation.leaseTime(), "leaseTime", description, null), "leaseTime", description),
+				duration(annotation.lockAtLeastFor(), "lockAtLeastFor", description, null),
+				LockFailureResult.of(annotation, specific, userClass, description, reactiveEmpty), kind,
+				this.parameterNames, (this.beanFactory != null) ? new BeanFactoryResolver(this.beanFactory) : null);
+	}
+
+	static String parameterTypes(Method method) {
+		return Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).collect(Collectors.joining(", "));
+	}
+
+	private static LockedMethod.ReturnKind returnKind(Method method) {
+		Class<?> type = method.getReturnType();
+		if (CompletionStage.class.isAssignableFrom(type)) {
+			return LockedMethod.ReturnKind.COMPLETION_STAGE;
+		}
+		if (reactorPresent && ReactiveLocking.isPublisher(type)) {
+			return LockedMethod.ReturnKind.PUBLISHER;
+		}
+		return LockedMethod.ReturnKind.DIRECT;
+	}
+
+	private @Nullable Expression key(String text, Method method, String description) {
+		if (text.isBlank()) {
+			return null;
+		}
+		SpelExpression expression;
+		try {
+			expression = parser.parseRaw(text);
+		}
+		catch (ParseException ex) {
+			throw new IllegalStateException(
+					"@DistributedLock on " + description + ": key '" + text + "' is not valid SpEL: " + ex.getMessage(),
+					ex);
+		}
+		List<String> allowed = variables(method);
+		checkReferences(expression.getAST(), text, description, allowed);
+		return expression;
+	}
+
+	private List<String> variables(Method method) {
+		List<String> names = new ArrayList<>(List.of("root", "this"));
+		String[] discovered = this.parameterNames.getParameterNames(method);
+		if (discovered != null) {
+			names.addAll(Arrays.asList(discovered));
+		}
+		for (int i = 0; i < method.getParameterCount(); i++) {
+			names.add("p" + i);
+			names.add("a" + i);
+		}
+		return names;
+	}
+
+	private void checkReferences(SpelNode node, String text, String description, List<String> allowed) {
+		if (node instanceof VariableReference) {
+			String variable = node.toStringAST().substring(1);
+			if (!allowed.contains(variable)) {
+				throw new IllegalStateException("@DistributedLock on " + description + ": key '" + text
+						+ "' refers to unknown parameter '#" + variable + "'; known are " + allowed.subList(2, allowed.size()));
+			}
+		}
+		if (node instanceof BeanReference && this.beanFactory != null) {
+			String bean = node.toStringAST().substring(1).replace("'", "");
+			if (!this.beanFactory.containsBean(bean)) {
+				throw new IllegalStateException(
+						"@DistributedLock on " + description + ": key '" + text + "' refers to unknown bean '@" + bean + "'");
+			}
+		}
+		for (int i = 0; i < node.getChildCount(); i++) {
+			checkReferences(node.getChild(i), text, description, allowed);
+		}
+	}
+
+	private @Nullable Duration duration(String text, String attribute, String description,
+			@Nullable Duration fallback) {
+		String resolved = resolve(text, attribute, description).trim();
+		if (resolved.isEmpty()) {
+			return fallback;
+		}
+		try {
+			return Durations.parse(resolved);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException(
+					"@DistributedLock on " + description + ": " + attribute + " " + ex.getMessage(), ex);
+		}
+	}
+
+	private static @Nullable Duration positive(@Nullable Duration duration, String attribute, String description) {
+		if (duration != null && duration.isZero()) {
+			throw new IllegalStateException("@DistributedLock on " + description + ": " + attribute
+					+ " must be positive; leave it empty to have the watchdog renew the lock");
+		}
+		return duration;
+	}
+
+	private String resolve(String text, String attribute, String description) {
+		if (!(this.beanFactory instanceof ConfigurableBeanFactory configurable)) {
+			return text;
+		}
+		try {
+			String resolved = configurable.resolveEmbeddedValue(text);
+			return (resolved != null) ? resolved : text;
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException(
+					"@DistributedLock on " + description + ": " + attribute + " '" + text + "': " + ex.getMessage(), ex);
+		}
+	}
+
+}

@@ -1,0 +1,349 @@
+package dev.baton.lock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.baton.test.RedisTest;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+@RedisTest
+class RedisLockManagerTests {
+
+	private final List<RedisLockManager> managers = new ArrayList<>();
+
+	private final List<LockLostEvent> lostEvents = new CopyOnWriteArrayList<>();
+
+	private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+	private RedisConnectionFactory connectionFactory;
+
+	private StringRedisTemplate redis;
+
+	@BeforeEach
+	void setUp(RedisConnectionFactory connectionFactory, StringRedisTemplate redis) {
+		this.connectionFactory = connectionFactory;
+		this.redis = redis;
+	}
+
+	@AfterEach
+	void closeManagers() {
+		this.managers.forEach(RedisLockManager::close);
+	}
+
+	private RedisLockManager manager(Duration leaseTime) {
+		RedisLockManager manager = RedisLockManager.builder(this.connectionFactory)
+			.leaseTime(leaseTime)
+			.lockLostListener(this.lostEvents::add)
+			.meterRegistry(this.meters)
+			.build();
+		this.managers.add(manager);
+		return manager;
+	}
+
+	private RedisLockManager manager() {
+		return manager(Duration.ofSeconds(30));
+	}
+
+	@Test
+	void excludesThreadsOfOneJvmAndOfSeveralManagers() throws Exception {
+		RedisLockManager first = manager();
+		RedisLockManager second = manager();
+		AtomicInteger inside = new AtomicInteger();
+		AtomicInteger overlaps = new AtomicInteger();
+		int[] counter = { 0 };
+		ExecutorService threads = Executors.newFixedThreadPool(8);
+		List<Future<?>> results = new ArrayList<>();
+		for (int t = 0; t < 8; t++) {
+			RedisLockManager manager = (t % 2 == 0) ? first : second;
+			results.add(threads.submit(() -> {
+				for (int i = 0; i < 25; i++) {
+					RedisLock lock = manager.getLock("counter");
+					lock.lock();
+					try {
+						if (inside.incrementAndGet() > 1) {
+							overlaps.incrementAndGet();
+						}
+						int read = counter[0];
+						Thread.yield();
+						counter[0] = read + 1;
+						inside.decrementAndGet();
+					}
+					finally {
+						lock.unlock();
+					}
+				}
+				return null;
+			}));
+		}
+		for (Future<?> result : results) {
+			result.get(60, TimeUnit.SECONDS);
+		}
+		threads.shutdown();
+		assertThat(overlaps).hasValue(0);
+		assertThat(counter[0]).isEqualTo(200);
+		assertThat(this.redis.hasKey("baton:lock:{counter}")).isFalse();
+	}
+
+	@Test
+	void leaseReleasedAfterItRanOutDoesNotDeleteTheNewOwnersLock() {
+		RedisLockManager locks = manager();
+		LockLease stale = locks.tryAcquire("order:1", Duration.ZERO, Duration.ofMillis(100)).orElseThrow();
+		await().atMost(Duration.ofSeconds(5)).until(() -> !this.redis.hasKey("baton:lock:{order:1}"));
+		LockLease current = locks.tryAcquire("order:1", Duration.ZERO).orElseThrow();
+
+		assertThat(stale.isValid()).isFalse();
+		stale.release();
+
+		assertThat(current.isValid()).isTrue();
+		assertThat(this.redis.hasKey("baton:lock:{order:1}")).isTrue();
+		assertThat(locks.tryAcquire("order:1", Duration.ZERO)).isEmpty();
+		current.release();
+		assertThat(this.redis.hasKey("baton:lock:{order:1}")).isFalse();
+	}
+
+	@Test
+	void unlockAfterTheLeaseRanOutThrowsAndKeepsTheNewOwner() throws Exception {
+		RedisLockManager locks = manager();
+		RedisLock lock = locks.getLock("document:7");
+		assertThat(lock.tryLock(Duration.ZERO, Duration.ofMillis(100))).isTrue();
+		await().atMost(Duration.ofSeconds(5)).until(() -> !lock.isLocked());
+		LockLease other = manager().tryAcquire("document:7", Duration.ZERO).orElseThrow();
+
+		assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class)
+			.hasMessageContaining("document:7")
+			.hasMessageContaining("lost");
+		assertThat(other.isValid()).isTrue();
+		assertThat(lock.isLocked()).isTrue();
+	}
+
+	@Test
+	void unlockByAnotherThreadThrowsAndLeavesTheLockHeld() throws Exception {
+		RedisLock lock = manager().getLock("report");
+		lock.lock();
+		Future<?> other = Executors.newSingleThreadExecutor().submit(lock::unlock);
+
+		assertThatThrownBy(() -> other.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalMonitorStateException.class)
+			.hasMessageContaining("report");
+		assertThat(lock.isLocked()).isTrue();
+		assertThat(lock.isHeldByCurrentThread()).isTrue();
+		lock.unlock();
+		assertThat(lock.isLocked()).isFalse();
+	}
+
+	@Test
+	void reentersWithoutARoundTripAndReleasesOnTheOutermostUnlock() {
+		RedisLockManager locks = manager();
+		RedisLock lock = locks.getLock("nested");
+		lock.lock();
+		long token = lock.getFencingToken();
+		long scriptCalls = scriptCalls();
+
+		RedisLock again = locks.getLock("nested");
+		assertThat(again.tryLock()).isTrue();
+		again.lock();
+
+		assertThat(scriptCalls()).isEqualTo(scriptCalls);
+		assertThat(lock.getHoldCount()).isEqualTo(3);
+		assertThat(again.getFencingToken()).isEqualTo(token);
+		again.unlock();
+		again.unlock();
+		assertThat(lock.isLocked()).isTrue();
+		lock.unlock();
+		assertThat(lock.isLocked()).isFalse();
+		assertThat(lock.getHoldCount()).isZero();
+		assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class);
+	}
+
+	@Test
+	void watchdogKeepsALockPastItsLease() throws Exception {
+		RedisLockManager locks = manager(Duration.ofMillis(600));
+		LockLease lease = locks.tryAcquire("long-job", Duration.ZERO).orElseThrow();
+
+		Thread.sleep(2000);
+
+		assertThat(lease.isValid()).isTrue();
+		assertThat(this.redis.getExpire("baton:lock:{long-job}", TimeUnit.MILLISECONDS)).isPositive();
+		assertThat(manager().tryAcquire("long-job", Duration.ZERO)).isEmpty();
+		lease.release();
+		assertThat(this.redis.hasKey("baton:lock:{long-job}")).isFalse();
+		assertThat(this.lostEvents).isEmpty();
+	}
+
+	@Test
+	void watchdogReportsALockTakenBehindItsBack() {
+		RedisLockManager locks = manager(Duration.ofMillis(600));
+		LockLease lease = locks.tryAcquire(LockRequest.of("order:9").group("order").build()).orElseThrow();
+		RedisLock lock = locks.getLock("order:10");
+		lock.lock();
+
+		this.redis.delete("baton:lock:{order:9}");
+		this.redis.opsForValue().set("baton:lock:{order:10}", "someone else");
+
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.lostEvents.size() == 2);
+		assertThat(this.lostEvents).extracting(LockLostEvent::name).containsExactlyInAnyOrder("order:9", "order:10");
+		assertThat(this.lostEvents).filteredOn((event) -> event.name().equals("order:9"))
+			.singleElement()
+			.satisfies((event) -> {
+				assertThat(event.group()).isEqualTo("order");
+				assertThat(event.fencingToken()).isEqualTo(lease.fencingToken());
+			});
+		assertThat(this.meters.get("baton.lock.lost").tag("lock", "order").counter().count()).isEqualTo(1);
+		assertThat(lease.isValid()).isFalse();
+		assertThat(lock.isHeldByCurrentThread()).isFalse();
+		assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class);
+		assertThat(this.redis.opsForValue().get("baton:lock:{order:10}")).isEqualTo("someone else");
+	}
+
+	@Test
+	void fencingTokensIncreaseAcrossManagersEvenWhenTheServerClockStepsBack() {
+		RedisLockManager first = manager();
+		RedisLockManager second = manager();
+		long previous = 0;
+		for (int i = 0; i < 20; i++) {
+			LockLease lease = ((i % 2 == 0) ? first : second).tryAcquire("fenced", Duration.ZERO).orElseThrow();
+			assertThat(lease.fencingToken()).isGreaterThan(previous);
+			previous = lease.fencingToken();
+			lease.release();
+		}
+		// A token far in the future stands for a clock that has since stepped back.
+		this.redis.opsForValue().set("baton:lock:{fenced}:fence", String.valueOf(previous + 1_000_000_000L));
+		LockLease lease = first.tryAcquire("fenced", Duration.ZERO).orElseThrow();
+		assertThat(lease.fencingToken()).isEqualTo(previous + 1_000_000_001L);
+		assertThat(this.redis.getExpire("baton:lock:{fenced}:fence")).isPositive();
+	}
+
+	@Test
+	void waiterIsWokenByTheReleaseNotByTheLeaseRunningOut() throws Exception {
+		RedisLockManager holder = manager();
+		RedisLockManager waiter = manager();
+		LockLease held = holder.tryAcquire("handoff", Duration.ZERO).orElseThrow();
+		CountDownLatch waiting = new CountDownLatch(1);
+		Future<Long> waited = Executors.newSingleThreadExecutor().submit(() -> {
+			waiting.countDown();
+			long start = System.nanoTime();
+			LockLease lease = waiter.tryAcquire("handoff", Duration.ofSeconds(20)).orElseThrow();
+			lease.release();
+			return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+		});
+		waiting.await();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.redis.hasKey("baton:lock:{handoff}:waiting"));
+		Thread.sleep(200);
+
+		held.release();
+
+		// The holder's lease had 30 s left: only the release can have woken the waiter this early.
+		assertThat(waited.get(20, TimeUnit.SECONDS)).isLessThan(10_000);
+	}
+
+	@Test
+	void manyWaitersOfOneJvmTakeTurns() throws Exception {
+		RedisLockManager locks = manager();
+		AtomicInteger inside = new AtomicInteger();
+		AtomicInteger acquired = new AtomicInteger();
+		ExecutorService threads = Executors.newFixedThreadPool(6);
+		List<Future<?>> results = new ArrayList<>();
+		for (int t = 0; t < 6; t++) {
+			results.add(threads.submit(() -> {
+				for (int i = 0; i < 10; i++) {
+					LockLease lease = locks.tryAcquire("turns", Duration.ofSeconds(30)).orElseThrow();
+					assertThat(inside.incrementAndGet()).isEqualTo(1);
+					inside.decrementAndGet();
+					acquired.incrementAndGet();
+					lease.release();
+				}
+				return null;
+			}));
+		}
+		for (Future<?> result : results) {
+			result.get(60, TimeUnit.SECONDS);
+		}
+		threads.shutdown();
+		assertThat(acquired).hasValue(60);
+		assertThat(this.meters.get("baton.lock.acquire").tag("lock", "turns").tag("outcome", "acquired").timer().count())
+			.isEqualTo(60);
+	}
+
+	@Test
+	void waitRunsOutWithATimeout() {
+		RedisLockManager locks = manager();
+		LockLease held = locks.tryAcquire("busy", Duration.ZERO).orElseThrow();
+
+		assertThat(manager().tryAcquire("busy", Duration.ofMillis(300))).isEmpty();
+		assertThatThrownBy(() -> locks.withLock("busy", Duration.ofMillis(100), () -> "never"))
+			.isInstanceOf(LockNotAcquiredException.class)
+			.hasMessageContaining("busy");
+		assertThat(this.meters.get("baton.lock.acquire").tag("outcome", "timeout").timers()).hasSize(1);
+		held.release();
+		assertThat(locks.withLock("busy", Duration.ZERO, () -> "done")).isEqualTo("done");
+	}
+
+	@Test
+	void lockAtLeastForKeepsTheLockAfterAFastRelease() {
+		RedisLockManager locks = manager();
+		LockLease lease = locks.tryAcquire("nightly", Duration.ZERO).orElseThrow();
+
+		lease.release(Duration.ofSeconds(5));
+
+		assertThat(lease.isValid()).isFalse();
+		assertThat(locks.tryAcquire("nightly", Duration.ZERO)).isEmpty();
+		assertThat(this.redis.getExpire("baton:lock:{nightly}", TimeUnit.MILLISECONDS)).isBetween(1L, 5000L);
+		lease.release();
+		assertThat(this.redis.hasKey("baton:lock:{nightly}")).isTrue();
+	}
+
+	@Test
+	void closeReleasesEveryHeldLock() {
+		RedisLockManager locks = RedisLockManager.builder(this.connectionFactory).build();
+		locks.tryAcquire("a", Duration.ZERO).orElseThrow();
+		locks.getLock("b").lock();
+
+		locks.close();
+
+		assertThat(this.redis.keys("baton:lock:{?}")).isEmpty();
+	}
+
+	@Test
+	void rejectsBadInputWithoutWritingAnything() {
+		RedisLockManager locks = manager();
+		assertThatIllegalArgumentException().isThrownBy(() -> locks.getLock(" ")).withMessageContaining("blank");
+		assertThatIllegalArgumentException().isThrownBy(() -> locks.tryAcquire("x", Duration.ofSeconds(-1)))
+			.withMessageContaining("negative");
+		assertThatIllegalArgumentException().isThrownBy(() -> locks.tryAcquire("x", Duration.ZERO, Duration.ZERO))
+			.withMessageContaining("positive");
+		assertThatIllegalArgumentException().isThrownBy(() -> locks.getLock("x").tryLock(Duration.ofMillis(-1), null))
+			.withMessageContaining("negative");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> RedisLockManager.builder(this.connectionFactory).keyPrefix("app:{x}:"))
+			.withMessageContaining("braces");
+		assertThat(this.redis.keys("*")).isEmpty();
+	}
+
+	private long scriptCalls() {
+		String stats = String.valueOf(this.redis.execute((org.springframework.data.redis.core.RedisCallback<Object>) (
+				connection) -> connection.serverCommands().info("commandstats")));
+		return stats.lines()
+			.filter((line) -> line.startsWith("cmdstat_eval"))
+			.mapToLong((line) -> Long.parseLong(line.replaceAll(".*calls=(\\d+).*", "$1")))
+			.sum();
+	}
+
+}
