@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -31,6 +32,8 @@ final class LockWaiters implements AutoCloseable {
 	private final RedisMessageListenerContainer container = new RedisMessageListenerContainer();
 
 	private final Map<String, Room> rooms = new ConcurrentHashMap<>();
+
+	private final AtomicBoolean anchored = new AtomicBoolean();
 
 	LockWaiters(RedisConnectionFactory connectionFactory) {
 		this.container.setConnectionFactory(connectionFactory);
@@ -101,6 +104,7 @@ final class LockWaiters implements AutoCloseable {
 	}
 
 	private Room enter(String channel) {
+		anchorSubscription();
 		Room room = this.rooms.compute(channel, (key, existing) -> {
 			Room entered = (existing != null) ? existing : new Room(key);
 			entered.users++;
@@ -108,6 +112,15 @@ final class LockWaiters implements AutoCloseable {
 		});
 		room.subscribe();
 		return room;
+	}
+
+	// The subscription closes for good when its last channel is unsubscribed, which fails rooms
+	// that subscribe at that moment; one channel that nobody publishes on keeps it open.
+	private void anchorSubscription() {
+		if (this.anchored.compareAndSet(false, true)) {
+			this.container.addMessageListener((message, pattern) -> {
+			}, ChannelTopic.of("baton:lock:waiters-anchor"));
+		}
 	}
 
 	private void leave(Room room) {

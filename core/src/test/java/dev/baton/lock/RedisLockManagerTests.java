@@ -283,6 +283,27 @@ class RedisLockManagerTests {
 	}
 
 	@Test
+	void waitersSubscribeAndUnsubscribeUnderChurn() throws Exception {
+		RedisLockManager locks = manager();
+		RedisLockManager other = manager();
+		ExecutorService threads = Executors.newFixedThreadPool(8);
+		List<Future<?>> results = new ArrayList<>();
+		for (int t = 0; t < 8; t++) {
+			RedisLockManager manager = (t % 2 == 0) ? locks : other;
+			results.add(threads.submit(() -> {
+				for (int i = 0; i < 100; i++) {
+					manager.tryAcquire("churn:" + (i % 3), Duration.ofSeconds(30)).orElseThrow().release();
+				}
+				return null;
+			}));
+		}
+		for (Future<?> result : results) {
+			result.get(90, TimeUnit.SECONDS);
+		}
+		threads.shutdown();
+	}
+
+	@Test
 	void waitRunsOutWithATimeout() {
 		RedisLockManager locks = manager();
 		LockLease held = locks.tryAcquire("busy", Duration.ZERO).orElseThrow();
