@@ -1,15 +1,19 @@
 package dev.baton.lock;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.util.Assert;
+import org.springframework.util.StreamUtils;
 
 /** The lock's Redis commands: each one atomic, one script or one command. */
 final class LockCommands {
@@ -91,8 +95,15 @@ final class LockCommands {
 		return (RedisScript) script(name, List.class);
 	}
 
+	// Read once: a script backed by its resource checks the resource for changes on every call.
 	private static <T> RedisScript<T> script(String name, Class<T> resultType) {
-		return RedisScript.of(new ClassPathResource(name, LockCommands.class), resultType);
+		try (InputStream text = LockCommands.class.getResourceAsStream(name)) {
+			Assert.state(text != null, () -> "Script " + name + " is missing");
+			return RedisScript.of(StreamUtils.copyToString(text, StandardCharsets.UTF_8), resultType);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot read script " + name, ex);
+		}
 	}
 
 }

@@ -1,10 +1,10 @@
 package dev.baton.lock;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -33,13 +33,16 @@ final class LockWaiters implements AutoCloseable {
 
 	private final Map<String, Room> rooms = new ConcurrentHashMap<>();
 
-	private final AtomicBoolean anchored = new AtomicBoolean();
 
 	LockWaiters(RedisConnectionFactory connectionFactory) {
 		this.container.setConnectionFactory(connectionFactory);
 		// Listeners only signal a condition: no need for a thread per message.
 		this.container.setTaskExecutor(Runnable::run);
 		this.container.setBeanName("baton-lock-waiters");
+		// The subscription closes for good when its last channel is unsubscribed, which fails rooms
+		// that subscribe at that moment; one channel that nobody publishes on keeps it open.
+		this.container.setMessageListeners(Map.of((MessageListener) (message, pattern) -> {
+		}, List.of(ChannelTopic.of("baton:lock:waiters-anchor"))));
 		this.container.afterPropertiesSet();
 		this.container.start();
 	}
@@ -104,7 +107,6 @@ final class LockWaiters implements AutoCloseable {
 	}
 
 	private Room enter(String channel) {
-		anchorSubscription();
 		Room room = this.rooms.compute(channel, (key, existing) -> {
 			Room entered = (existing != null) ? existing : new Room(key);
 			entered.users++;
@@ -112,15 +114,6 @@ final class LockWaiters implements AutoCloseable {
 		});
 		room.subscribe();
 		return room;
-	}
-
-	// The subscription closes for good when its last channel is unsubscribed, which fails rooms
-	// that subscribe at that moment; one channel that nobody publishes on keeps it open.
-	private void anchorSubscription() {
-		if (this.anchored.compareAndSet(false, true)) {
-			this.container.addMessageListener((message, pattern) -> {
-			}, ChannelTopic.of("baton:lock:waiters-anchor"));
-		}
 	}
 
 	private void leave(Room room) {
