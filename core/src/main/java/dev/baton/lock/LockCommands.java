@@ -30,6 +30,8 @@ final class LockCommands {
 
 	LockCommands(RedisConnectionFactory connectionFactory) {
 		this.redis = new StringRedisTemplate(connectionFactory);
+		// Without this the template wraps each connection in a reflective proxy, on every call.
+		this.redis.setExposeConnection(true);
 	}
 
 	/**
