@@ -1,19 +1,16 @@
 package dev.baton.lock;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+
+import dev.baton.internal.LuaScripts;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
-import org.springframework.util.Assert;
-import org.springframework.util.StreamUtils;
 
 /** The lock's Redis commands: each one atomic, one script or one command. */
 final class LockCommands {
@@ -23,6 +20,8 @@ final class LockCommands {
 	private static final RedisScript<Long> RELEASE = script("release.lua", Long.class);
 
 	private static final RedisScript<Long> EXTEND = script("extend.lua", Long.class);
+
+	private static final RedisScript<Long> KEEP = script("keep.lua", Long.class);
 
 	private static final long UNKNOWN_LEASE_MILLIS = 1000;
 
@@ -58,9 +57,10 @@ final class LockCommands {
 		return this.redis.execute(RELEASE, List.of(keys.lock(), keys.waiting()), owner, keys.channel()) == 1;
 	}
 
-	/** Sets the remaining lease if {@code owner} still holds the lock. */
-	boolean extend(LockKeys keys, String owner, long leaseMillis) {
-		return this.redis.execute(EXTEND, List.of(keys.lock()), owner, String.valueOf(leaseMillis)) == 1;
+	/** Keeps the lock for {@code keepMillis} more, out of reach of its owner's renewals. */
+	boolean keep(LockKeys keys, String owner, long keepMillis) {
+		return this.redis.execute(KEEP, List.of(keys.lock(), keys.waiting()), owner, String.valueOf(keepMillis),
+				keys.channel()) == 1;
 	}
 
 	/**
@@ -97,15 +97,8 @@ final class LockCommands {
 		return (RedisScript) script(name, List.class);
 	}
 
-	// Read once: a script backed by its resource checks the resource for changes on every call.
 	private static <T> RedisScript<T> script(String name, Class<T> resultType) {
-		try (InputStream text = LockCommands.class.getResourceAsStream(name)) {
-			Assert.state(text != null, () -> "Script " + name + " is missing");
-			return RedisScript.of(StreamUtils.copyToString(text, StandardCharsets.UTF_8), resultType);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Cannot read script " + name, ex);
-		}
+		return LuaScripts.load(LockCommands.class, name, resultType);
 	}
 
 }

@@ -142,13 +142,18 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		forget(lease);
 		boolean released = this.commands.release(lease.keys(), lease.owner());
 		this.waiters.released(lease.keys().channel());
+		if (!released) {
+			reportLost(lease, "its lease ran out before it was released");
+		}
 		return released;
 	}
 
 	/** Stops renewing a lease and lets its lock expire after {@code keep}. */
 	void keep(RedisLockLease lease, Duration keep) {
 		forget(lease);
-		this.commands.extend(lease.keys(), lease.owner(), Math.max(keep.toMillis(), 1));
+		if (!this.commands.keep(lease.keys(), lease.owner(), Math.max(keep.toMillis(), 1))) {
+			reportLost(lease, "its lease ran out before it was released");
+		}
 	}
 
 	boolean isLocked(String name) {
@@ -169,12 +174,14 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	}
 
 	private void lost(RedisLockLease lease) {
-		if (!lease.markLost()) {
-			return;
+		if (lease.markLost()) {
+			forget(lease);
+			reportLost(lease, "the watchdog found it expired or taken");
 		}
-		forget(lease);
-		logger.warn("Lost lock '" + lease.name() + "' (fencing token " + lease.fencingToken()
-				+ "): it expired or was taken while held");
+	}
+
+	private void reportLost(RedisLockLease lease, String how) {
+		logger.warn("Lost lock '" + lease.name() + "' (fencing token " + lease.fencingToken() + "): " + how);
 		this.metrics.lost(lease.group());
 		this.lockLostListener.accept(new LockLostEvent(lease.name(), lease.group(), lease.fencingToken()));
 	}

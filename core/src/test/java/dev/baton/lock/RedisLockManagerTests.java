@@ -133,6 +133,7 @@ class RedisLockManagerTests {
 			.hasMessageContaining("lost");
 		assertThat(other.isValid()).isTrue();
 		assertThat(lock.isLocked()).isTrue();
+		assertThat(this.lostEvents).extracting(LockLostEvent::name).containsExactly("document:7");
 	}
 
 	@Test
@@ -283,6 +284,33 @@ class RedisLockManagerTests {
 	}
 
 	@Test
+	void waitingThreadsOfOneJvmDoNotPollRedis() throws Exception {
+		LockLease held = manager().tryAcquire("quiet", Duration.ZERO).orElseThrow();
+		RedisLockManager waiters = manager();
+		ExecutorService threads = Executors.newFixedThreadPool(6);
+		List<Future<Boolean>> results = new ArrayList<>();
+		for (int t = 0; t < 6; t++) {
+			results.add(threads.submit(() -> {
+				LockLease lease = waiters.tryAcquire("quiet", Duration.ofSeconds(30)).orElseThrow();
+				lease.release();
+				return true;
+			}));
+		}
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.redis.hasKey("baton:lock:{quiet}:waiting"));
+		Thread.sleep(300);
+		long before = scriptCalls();
+
+		Thread.sleep(1500);
+
+		assertThat(scriptCalls() - before).as("script calls while six threads wait").isZero();
+		held.release();
+		for (Future<Boolean> result : results) {
+			assertThat(result.get(30, TimeUnit.SECONDS)).isTrue();
+		}
+		threads.shutdown();
+	}
+
+	@Test
 	void waitersSubscribeAndUnsubscribeUnderChurn() throws Exception {
 		RedisLockManager locks = manager();
 		RedisLockManager other = manager();
@@ -313,7 +341,10 @@ class RedisLockManagerTests {
 			.isInstanceOf(LockNotAcquiredException.class)
 			.hasMessageContaining("busy");
 		assertThat(this.meters.get("baton.lock.acquire").tag("outcome", "timeout").timers()).hasSize(1);
+		assertThat(this.meters.get("baton.lock.active").gauges()).extracting((gauge) -> gauge.value())
+			.containsExactly(1.0);
 		held.release();
+		assertThat(this.meters.get("baton.lock.held").tag("lock", "busy").timer().count()).isEqualTo(1);
 		assertThat(locks.withLock("busy", Duration.ZERO, () -> "done")).isEqualTo("done");
 	}
 
@@ -329,6 +360,11 @@ class RedisLockManagerTests {
 		assertThat(this.redis.getExpire("baton:lock:{nightly}", TimeUnit.MILLISECONDS)).isBetween(1L, 5000L);
 		lease.release();
 		assertThat(this.redis.hasKey("baton:lock:{nightly}")).isTrue();
+		// A renewal that was already on its way when the lease was released cannot extend it.
+		RedisLockLease released = (RedisLockLease) lease;
+		assertThat(new LockCommands(this.connectionFactory).extendAll(List.of(released.keys()),
+				List.of(released.owner()), 30_000)).containsExactly(false);
+		assertThat(this.redis.getExpire("baton:lock:{nightly}", TimeUnit.MILLISECONDS)).isBetween(1L, 5000L);
 	}
 
 	@Test

@@ -53,7 +53,8 @@ public interface ConsumableQueue<T> extends DelayQueue<T> {
 	 *
 	 * @param deliveries the claimed deliveries, in due order
 	 * @param nextDueIn how long until the next waiting task falls due (Redis time), zero if
-	 * more are due now, or {@code null} if the queue holds no waiting task
+	 * more are due now, or {@code null} if the queue holds no waiting task; shorter when an
+	 * in-flight delivery's visibility expires first (its task may have to be redelivered then)
 	 * @param <T> the payload type
 	 */
 	record Claim<T>(List<Delivery<T>> deliveries, @Nullable Duration nextDueIn) {

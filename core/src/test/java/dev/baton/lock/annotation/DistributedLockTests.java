@@ -191,6 +191,8 @@ class DistributedLockTests {
 			.until(() -> !this.redis.hasKey("baton:lock:{LockedService.shortLease:o1}"), (gone) -> gone)));
 		this.service.shortLease(new LockedService.Order("o1", List.of()));
 		assertThat(expired).isTrue();
+		assertThat(this.context.getBean(MeterRegistry.class).get("baton.lock.lost").tag("lock", "LockedService.shortLease").counter().count())
+			.isEqualTo(1);
 	}
 
 	@Test

@@ -1,0 +1,94 @@
+package dev.baton.autoconfigure.queue;
+
+import dev.baton.queue.DelayQueues;
+import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
+import dev.baton.queue.listener.DelayedTaskListenerRegistry;
+import dev.baton.queue.redis.RedisDelayQueues;
+import io.micrometer.core.instrument.MeterRegistry;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
+import org.springframework.boot.thread.Threading;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Auto-configuration of delay queues on Redis ({@link DelayQueues} and a {@code DelayQueue<T>}
+ * bean per known queue) and of the listener containers that run {@code @DelayedTask} handlers.
+ */
+@AutoConfiguration(after = { DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class },
+		afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
+@ConditionalOnClass({ RedisDelayQueues.class, RedisConnectionFactory.class, JsonMapper.class })
+@ConditionalOnBooleanProperty(name = "baton.queue.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(BatonQueueProperties.class)
+public final class BatonQueueAutoConfiguration {
+
+	private static final boolean MICROMETER_PRESENT = ClassUtils.isPresent("io.micrometer.core.instrument.MeterRegistry",
+			BatonQueueAutoConfiguration.class.getClassLoader());
+
+	@Bean
+	@ConditionalOnMissingBean(DelayQueues.class)
+	@ConditionalOnBean(RedisConnectionFactory.class)
+	RedisDelayQueues delayQueues(RedisConnectionFactory connectionFactory, ObjectProvider<JsonMapper> jsonMapper,
+			BatonQueueProperties properties, BeanFactory beanFactory) {
+		RedisDelayQueues.Builder builder = RedisDelayQueues
+			.builder(connectionFactory, jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()))
+			.keyPrefix(properties.getKeyPrefix())
+			.visibilityTimeout(properties.getVisibilityTimeout());
+		if (MICROMETER_PRESENT) {
+			Metrics.apply(builder, beanFactory);
+		}
+		return builder.build();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	static DelayedTaskAnnotationBeanPostProcessor delayedTaskAnnotationBeanPostProcessor() {
+		return new DelayedTaskAnnotationBeanPostProcessor();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	static DelayQueueBeanRegistrar delayQueueBeanRegistrar() {
+		return new DelayQueueBeanRegistrar();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(DelayQueues.class)
+	DelayedTaskListenerRegistry delayedTaskListenerRegistry(DelayQueues delayQueues, BatonQueueProperties properties,
+			Environment environment, BeanFactory beanFactory) {
+		DelayedTaskListenerRegistry.Builder builder = DelayedTaskListenerRegistry.builder(delayQueues)
+			.settings(properties::settings)
+			.virtualThreads(Threading.VIRTUAL.isActive(environment));
+		if (MICROMETER_PRESENT) {
+			Metrics.apply(builder, beanFactory);
+		}
+		return builder.build();
+	}
+
+	/** Touches Micrometer types only when Micrometer is on the class path. */
+	private static final class Metrics {
+
+		static void apply(RedisDelayQueues.Builder builder, BeanFactory beanFactory) {
+			beanFactory.getBeanProvider(MeterRegistry.class).ifAvailable(builder::meterRegistry);
+		}
+
+		static void apply(DelayedTaskListenerRegistry.Builder builder, BeanFactory beanFactory) {
+			beanFactory.getBeanProvider(MeterRegistry.class).ifAvailable(builder::meterRegistry);
+		}
+
+	}
+
+}

@@ -1,0 +1,301 @@
+package dev.baton.autoconfigure.queue;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.baton.queue.listener.BackoffPolicy;
+import dev.baton.queue.listener.ListenerSettings;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration properties of delay queues and their {@code @DelayedTask} handlers.
+ */
+@ConfigurationProperties("baton.queue")
+public class BatonQueueProperties {
+
+	/** Whether to configure delay queues and run {@code @DelayedTask} handlers. */
+	private boolean enabled = true;
+
+	/** Prefix of every Redis key of the queues. */
+	private String keyPrefix = "baton:q:";
+
+	/** Longest wait between two claims of an idle queue when no wake-up arrives. */
+	private Duration maxIdlePoll = Duration.ofSeconds(1);
+
+	/** How long a claimed task stays invisible to other consumers unless its handler extends it. */
+	private Duration visibilityTimeout = Duration.ofSeconds(30);
+
+	/** Deliveries of a task before it is dead-lettered. */
+	private int maxAttempts = 5;
+
+	/** Delay between a failed attempt and the next. */
+	private final Backoff backoff = new Backoff();
+
+	/** How long shutdown waits for running handlers before handing their tasks back. */
+	private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+	/** Most tasks claimed in one round trip. */
+	private int batchSize = 32;
+
+	/** Settings of individual queues, by queue name, overriding the ones above. */
+	private Map<String, Queue> queues = new LinkedHashMap<>();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getKeyPrefix() {
+		return this.keyPrefix;
+	}
+
+	public void setKeyPrefix(String keyPrefix) {
+		this.keyPrefix = keyPrefix;
+	}
+
+	public Duration getMaxIdlePoll() {
+		return this.maxIdlePoll;
+	}
+
+	public void setMaxIdlePoll(Duration maxIdlePoll) {
+		this.maxIdlePoll = maxIdlePoll;
+	}
+
+	public Duration getVisibilityTimeout() {
+		return this.visibilityTimeout;
+	}
+
+	public void setVisibilityTimeout(Duration visibilityTimeout) {
+		this.visibilityTimeout = visibilityTimeout;
+	}
+
+	public int getMaxAttempts() {
+		return this.maxAttempts;
+	}
+
+	public void setMaxAttempts(int maxAttempts) {
+		this.maxAttempts = maxAttempts;
+	}
+
+	public Backoff getBackoff() {
+		return this.backoff;
+	}
+
+	public Duration getShutdownTimeout() {
+		return this.shutdownTimeout;
+	}
+
+	public void setShutdownTimeout(Duration shutdownTimeout) {
+		this.shutdownTimeout = shutdownTimeout;
+	}
+
+	public int getBatchSize() {
+		return this.batchSize;
+	}
+
+	public void setBatchSize(int batchSize) {
+		this.batchSize = batchSize;
+	}
+
+	public Map<String, Queue> getQueues() {
+		return this.queues;
+	}
+
+	public void setQueues(Map<String, Queue> queues) {
+		this.queues = queues;
+	}
+
+	/**
+	 * The settings of one queue: its own where configured, otherwise the defaults.
+	 * @param name the queue name
+	 * @return the settings
+	 * @throws IllegalArgumentException naming the queue if the settings are inconsistent
+	 */
+	public ListenerSettings settings(String name) {
+		Queue queue = this.queues.getOrDefault(name, new Queue());
+		Backoff.Override backoff = queue.getBackoff();
+		try {
+			return new ListenerSettings(or(queue.getMaxAttempts(), this.maxAttempts),
+					new BackoffPolicy(or(backoff.getInitial(), this.backoff.getInitial()),
+							or(backoff.getMultiplier(), this.backoff.getMultiplier()),
+							or(backoff.getMax(), this.backoff.getMax())),
+					or(queue.getVisibilityTimeout(), this.visibilityTimeout), or(queue.getBatchSize(), this.batchSize),
+					or(queue.getMaxIdlePoll(), this.maxIdlePoll), or(queue.getShutdownTimeout(), this.shutdownTimeout));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("Invalid baton.queue settings for queue '" + name + "': " + ex.getMessage(),
+					ex);
+		}
+	}
+
+	private static <V> V or(@Nullable V value, V fallback) {
+		return (value != null) ? value : fallback;
+	}
+
+	/**
+	 * Backoff between attempts.
+	 */
+	public static class Backoff {
+
+		/** Delay after the first failed attempt. */
+		private Duration initial = Duration.ofSeconds(1);
+
+		/** Factor applied to the delay after each further attempt. */
+		private double multiplier = 2.0;
+
+		/** Longest delay between attempts. */
+		private Duration max = Duration.ofMinutes(5);
+
+		public Duration getInitial() {
+			return this.initial;
+		}
+
+		public void setInitial(Duration initial) {
+			this.initial = initial;
+		}
+
+		public double getMultiplier() {
+			return this.multiplier;
+		}
+
+		public void setMultiplier(double multiplier) {
+			this.multiplier = multiplier;
+		}
+
+		public Duration getMax() {
+			return this.max;
+		}
+
+		public void setMax(Duration max) {
+			this.max = max;
+		}
+
+		/**
+		 * Backoff of one queue; unset values are the defaults.
+		 */
+		public static class Override {
+
+			/** Delay after the first failed attempt. */
+			private @Nullable Duration initial;
+
+			/** Factor applied to the delay after each further attempt. */
+			private @Nullable Double multiplier;
+
+			/** Longest delay between attempts. */
+			private @Nullable Duration max;
+
+			public @Nullable Duration getInitial() {
+				return this.initial;
+			}
+
+			public void setInitial(@Nullable Duration initial) {
+				this.initial = initial;
+			}
+
+			public @Nullable Double getMultiplier() {
+				return this.multiplier;
+			}
+
+			public void setMultiplier(@Nullable Double multiplier) {
+				this.multiplier = multiplier;
+			}
+
+			public @Nullable Duration getMax() {
+				return this.max;
+			}
+
+			public void setMax(@Nullable Duration max) {
+				this.max = max;
+			}
+
+		}
+
+	}
+
+	/**
+	 * Settings of one queue; unset values are the defaults of {@code baton.queue.*}.
+	 */
+	public static class Queue {
+
+		/** Payload class of the queue, for a queue without a @DelayedTask handler to infer it from. */
+		private @Nullable Class<?> payloadType;
+
+		/** Longest wait between two claims of an idle queue when no wake-up arrives. */
+		private @Nullable Duration maxIdlePoll;
+
+		/** How long a claimed task stays invisible to other consumers unless its handler extends it. */
+		private @Nullable Duration visibilityTimeout;
+
+		/** Deliveries of a task before it is dead-lettered. */
+		private @Nullable Integer maxAttempts;
+
+		/** Delay between a failed attempt and the next. */
+		private final Backoff.Override backoff = new Backoff.Override();
+
+		/** How long shutdown waits for running handlers before handing their tasks back. */
+		private @Nullable Duration shutdownTimeout;
+
+		/** Most tasks claimed in one round trip. */
+		private @Nullable Integer batchSize;
+
+		public @Nullable Class<?> getPayloadType() {
+			return this.payloadType;
+		}
+
+		public void setPayloadType(@Nullable Class<?> payloadType) {
+			this.payloadType = payloadType;
+		}
+
+		public @Nullable Duration getMaxIdlePoll() {
+			return this.maxIdlePoll;
+		}
+
+		public void setMaxIdlePoll(@Nullable Duration maxIdlePoll) {
+			this.maxIdlePoll = maxIdlePoll;
+		}
+
+		public @Nullable Duration getVisibilityTimeout() {
+			return this.visibilityTimeout;
+		}
+
+		public void setVisibilityTimeout(@Nullable Duration visibilityTimeout) {
+			this.visibilityTimeout = visibilityTimeout;
+		}
+
+		public @Nullable Integer getMaxAttempts() {
+			return this.maxAttempts;
+		}
+
+		public void setMaxAttempts(@Nullable Integer maxAttempts) {
+			this.maxAttempts = maxAttempts;
+		}
+
+		public Backoff.Override getBackoff() {
+			return this.backoff;
+		}
+
+		public @Nullable Duration getShutdownTimeout() {
+			return this.shutdownTimeout;
+		}
+
+		public void setShutdownTimeout(@Nullable Duration shutdownTimeout) {
+			this.shutdownTimeout = shutdownTimeout;
+		}
+
+		public @Nullable Integer getBatchSize() {
+			return this.batchSize;
+		}
+
+		public void setBatchSize(@Nullable Integer batchSize) {
+			this.batchSize = batchSize;
+		}
+
+	}
+
+}

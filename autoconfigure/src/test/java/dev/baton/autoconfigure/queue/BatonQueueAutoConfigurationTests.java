@@ -1,0 +1,266 @@
+package dev.baton.autoconfigure.queue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.baton.queue.DelayQueue;
+import dev.baton.queue.DelayQueues;
+import dev.baton.queue.TaskContext;
+import dev.baton.queue.annotation.DelayedTask;
+import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
+import dev.baton.queue.listener.DelayedTaskListenerRegistry;
+import dev.baton.queue.listener.ListenerSettings;
+import dev.baton.queue.redis.RedisDelayQueues;
+import dev.baton.test.RedisServer;
+import dev.baton.test.RedisTest;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.NestedExceptionUtils;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@RedisTest
+class BatonQueueAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class,
+					BatonQueueAutoConfiguration.class));
+
+	@Test
+	void configuresQueuesPostProcessorAndRegistry() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(RedisDelayQueues.class);
+			assertThat(context).hasSingleBean(DelayedTaskAnnotationBeanPostProcessor.class);
+			assertThat(context).hasSingleBean(DelayedTaskListenerRegistry.class);
+			assertThat(context).hasBean("delayQueues");
+		});
+	}
+
+	@Test
+	void configuresNothingWhenDisabled() {
+		this.contextRunner.withPropertyValues("baton.queue.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(DelayQueues.class);
+			assertThat(context).doesNotHaveBean(DelayedTaskListenerRegistry.class);
+		});
+	}
+
+	@Test
+	void backsOffWhenUserDefinesDelayQueues() {
+		this.contextRunner.withBean("myQueues", DelayQueues.class, UserQueues::new).run((context) -> {
+			assertThat(context).hasSingleBean(DelayQueues.class);
+			assertThat(context).hasBean("myQueues");
+			assertThat(context).doesNotHaveBean(RedisDelayQueues.class);
+		});
+	}
+
+	@Test
+	void backsOffWhenUserDefinesListenerRegistry() {
+		this.contextRunner
+			.withBean("myRegistry", DelayedTaskListenerRegistry.class,
+					() -> DelayedTaskListenerRegistry.builder(new UserQueues()).build())
+			.run((context) -> {
+				assertThat(context).hasSingleBean(DelayedTaskListenerRegistry.class);
+				assertThat(context).hasBean("myRegistry");
+			});
+	}
+
+	@Test
+	void backsOffWhenUserDefinesAnnotationPostProcessor() {
+		this.contextRunner.withUserConfiguration(UserPostProcessorConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(DelayedTaskAnnotationBeanPostProcessor.class);
+			assertThat(context).hasBean("myPostProcessor");
+		});
+	}
+
+	@Test
+	void backsOffWhenUserDefinesQueueBeanRegistrar() {
+		this.contextRunner.withUserConfiguration(UserRegistrarConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(DelayQueueBeanRegistrar.class);
+			assertThat(context).hasBean("myRegistrar");
+		});
+	}
+
+	@Test
+	void appliesPerQueueSettingsOverDefaults() {
+		this.contextRunner
+			.withPropertyValues("baton.queue.max-attempts=7", "baton.queue.backoff.initial=2s",
+					"baton.queue.queues.orders.visibility-timeout=1m", "baton.queue.queues.orders.backoff.max=10s",
+					"baton.queue.queues.orders.payload-type=java.lang.Long")
+			.run((context) -> {
+				BatonQueueProperties properties = context.getBean(BatonQueueProperties.class);
+				ListenerSettings orders = properties.settings("orders");
+				assertThat(orders.maxAttempts()).isEqualTo(7);
+				assertThat(orders.visibilityTimeout()).isEqualTo(Duration.ofMinutes(1));
+				assertThat(orders.backoff().initial()).isEqualTo(Duration.ofSeconds(2));
+				assertThat(orders.backoff().max()).isEqualTo(Duration.ofSeconds(10));
+				ListenerSettings other = properties.settings("other");
+				assertThat(other.visibilityTimeout()).isEqualTo(Duration.ofSeconds(30));
+				assertThat(other.batchSize()).isEqualTo(32);
+				assertThat(other.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
+				assertThat(other.maxIdlePoll()).isEqualTo(Duration.ofSeconds(1));
+			});
+	}
+
+	@Test
+	void injectsDelayQueueByGenericTypeAndQualifier(RedisServer server) {
+		redis(server).withUserConfiguration(OrderApplication.class)
+			.withBean(SimpleMeterRegistry.class)
+			.withPropertyValues("baton.queue.queues.numbers.payload-type=java.lang.Long")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				OrderService service = context.getBean(OrderService.class);
+				assertThat(service.byType).isSameAs(service.byName);
+				assertThat(context.getBean("numbers")).isInstanceOf(DelayQueue.class);
+
+				service.byType.schedule("o-1", new Order("o-1", 3), Duration.ZERO);
+				service.numbers.schedule("n-1", 42L, Duration.ofHours(1));
+
+				OrderHandler handler = context.getBean(OrderHandler.class);
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.handled.size() == 1);
+				assertThat(handler.handled).containsExactly(new Order("o-1", 3));
+				assertThat(service.numbers.find("n-1")).hasValueSatisfying(
+						(task) -> assertThat(task.payload()).isEqualTo(42L));
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+						meters.find("baton.queue.handle").tags("queue", "orders", "outcome", "success").timer())
+					.isNotNull());
+				assertThat(meters.find("baton.queue.lateness").tag("queue", "orders").timer()).isNotNull();
+			});
+	}
+
+	@Test
+	void failsAtStartupForDeclaredQueueWithoutPayloadType() {
+		this.contextRunner.withPropertyValues("baton.queue.queues.lonely.visibility-timeout=10s")
+			.run((context) -> assertThat(mostSpecificCause(context.getStartupFailure()))
+				.hasMessageContaining("Queue 'lonely' is declared under baton.queue.queues.lonely")
+				.hasMessageContaining("no payload-type"));
+	}
+
+	@Test
+	void failsAtStartupForBadHandlerMethod() {
+		this.contextRunner.withBean(BadHandler.class)
+			.run((context) -> assertThat(mostSpecificCause(context.getStartupFailure()))
+				.hasMessageContaining(BadHandler.class.getName() + ".handle")
+				.hasMessageContaining("exactly one payload parameter"));
+	}
+
+	@Test
+	void failsAtStartupForTwoHandlersOfOneQueue(RedisServer server) {
+		redis(server).withBean(OrderHandler.class)
+			.withBean(SecondOrderHandler.class)
+			.run((context) -> assertThat(mostSpecificCause(context.getStartupFailure()))
+				.hasMessageContaining("Queue 'orders' has two @DelayedTask handlers"));
+	}
+
+	private static Throwable mostSpecificCause(Throwable failure) {
+		return NestedExceptionUtils.getMostSpecificCause(failure);
+	}
+
+	private ApplicationContextRunner redis(RedisServer server) {
+		return this.contextRunner.withPropertyValues("spring.data.redis.host=" + server.host(),
+				"spring.data.redis.port=" + server.port());
+	}
+
+	record Order(String number, int amount) {
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OrderApplication {
+
+		@Bean
+		OrderHandler orderHandler() {
+			return new OrderHandler();
+		}
+
+		@Bean
+		OrderService orderService() {
+			return new OrderService();
+		}
+
+	}
+
+	static class OrderHandler {
+
+		final List<Order> handled = new CopyOnWriteArrayList<>();
+
+		@DelayedTask(queue = "orders")
+		void handle(Order order, TaskContext context) {
+			this.handled.add(order);
+		}
+
+	}
+
+	static class SecondOrderHandler {
+
+		@DelayedTask(queue = "orders")
+		void handle(Order order) {
+		}
+
+	}
+
+	static class BadHandler {
+
+		@DelayedTask(queue = "bad")
+		void handle(Order order, String other) {
+		}
+
+	}
+
+	static class OrderService {
+
+		@Autowired
+		DelayQueue<Order> byType;
+
+		@Autowired
+		@Qualifier("orders")
+		DelayQueue<Order> byName;
+
+		@Autowired
+		DelayQueue<Long> numbers;
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserPostProcessorConfiguration {
+
+		@Bean
+		static DelayedTaskAnnotationBeanPostProcessor myPostProcessor() {
+			return new DelayedTaskAnnotationBeanPostProcessor();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserRegistrarConfiguration {
+
+		@Bean
+		static DelayQueueBeanRegistrar myRegistrar() {
+			return new DelayQueueBeanRegistrar();
+		}
+
+	}
+
+	static class UserQueues implements DelayQueues {
+
+		@Override
+		public <T> DelayQueue<T> get(String name, Class<T> payloadType) {
+			throw new UnsupportedOperationException();
+		}
+
+	}
+
+}

@@ -1,0 +1,58 @@
+package dev.baton.queue.listener;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One {@code @DelayedTask} handler, as discovered and validated: the queue, the method and what
+ * its annotation sets. Attributes left empty are {@code null} and come from the queue's
+ * {@link ListenerSettings}.
+ *
+ * @param queue the queue name
+ * @param bean the bean to invoke the method on
+ * @param method the handler method, invocable on the bean
+ * @param payloadType the type payloads are read as
+ * @param concurrency the most tasks handled at once
+ * @param maxAttempts deliveries before dead-lettering, or {@code null} for the queue's setting
+ * @param backoffInitial the first backoff delay, or {@code null} for the queue's setting
+ * @param backoffMultiplier the backoff multiplier, or {@code null} for the queue's setting
+ * @param backoffMax the longest backoff delay, or {@code null} for the queue's setting
+ * @param visibilityTimeout the visibility timeout, or {@code null} for the queue's setting
+ * @param deadLetter whether exhausted tasks are kept as dead letters rather than deleted
+ */
+public record DelayedTaskEndpoint(String queue, Object bean, Method method, Class<?> payloadType, int concurrency,
+		@Nullable Integer maxAttempts, @Nullable Duration backoffInitial, @Nullable Double backoffMultiplier,
+		@Nullable Duration backoffMax, @Nullable Duration visibilityTimeout, boolean deadLetter) {
+
+	/**
+	 * Apply this endpoint's attributes over the queue's settings.
+	 * @param queueSettings the settings configured for the queue
+	 * @return the settings the container runs with
+	 * @throws IllegalStateException naming the method if the result is inconsistent
+	 */
+	public ListenerSettings settings(ListenerSettings queueSettings) {
+		BackoffPolicy base = queueSettings.backoff();
+		try {
+			BackoffPolicy backoff = new BackoffPolicy(orDefault(this.backoffInitial, base.initial()),
+					orDefault(this.backoffMultiplier, base.multiplier()), orDefault(this.backoffMax, base.max()));
+			return new ListenerSettings(orDefault(this.maxAttempts, queueSettings.maxAttempts()), backoff,
+					orDefault(this.visibilityTimeout, queueSettings.visibilityTimeout()), queueSettings.batchSize(),
+					queueSettings.maxIdlePoll(), queueSettings.shutdownTimeout());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException("@DelayedTask " + describe() + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	/** The handler method as {@code Class.method}, for messages. */
+	public String describe() {
+		return this.method.getDeclaringClass().getName() + "." + this.method.getName();
+	}
+
+	private static <V> V orDefault(@Nullable V value, V fallback) {
+		return (value != null) ? value : fallback;
+	}
+
+}

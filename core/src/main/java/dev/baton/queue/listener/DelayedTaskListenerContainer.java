@@ -1,0 +1,383 @@
+package dev.baton.queue.listener;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import dev.baton.queue.Delivery;
+import dev.baton.queue.TaskContext;
+import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.internal.ConsumableQueue.Claim;
+import dev.baton.queue.listener.HandlerMetrics.Outcome;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Consumes one queue for one handler. A single loop thread claims at most as many tasks as there
+ * are free handler permits (back-pressure), hands them to the handler executor, and then waits
+ * for a free permit and for the next due time, a wake-up from the queue or {@code maxIdlePoll},
+ * whichever comes first; after a full batch it claims again at once. While handlers run, the
+ * visibility of all their deliveries is extended in one call every third of the visibility
+ * timeout. Stopping stops claiming, waits up to {@code shutdownTimeout} for running handlers and
+ * hands the rest back to the queue.
+ */
+final class DelayedTaskListenerContainer {
+
+	private static final Log logger = LogFactory.getLog(DelayedTaskListenerContainer.class);
+
+	private final ConsumableQueue<Object> queue;
+
+	private final DelayedTaskEndpoint endpoint;
+
+	private final ListenerSettings settings;
+
+	private final HandlerMethodAdapter adapter;
+
+	private final Executor handlers;
+
+	private final ScheduledExecutorService scheduler;
+
+	private final HandlerMetrics metrics;
+
+	private final Semaphore permits;
+
+	/** Deliveries dispatched and not settled, with the thread handling each once it started. */
+	private final Map<Delivery<Object>, Thread> running = new ConcurrentHashMap<>();
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final Condition wakeUp = this.lock.newCondition();
+
+	private boolean woken;
+
+	private volatile boolean active;
+
+	private @Nullable Thread loop;
+
+	private @Nullable AutoCloseable wakeSubscription;
+
+	private @Nullable ScheduledFuture<?> extender;
+
+	DelayedTaskListenerContainer(ConsumableQueue<Object> queue, DelayedTaskEndpoint endpoint, ListenerSettings settings,
+			Executor handlers, ScheduledExecutorService scheduler, HandlerMetrics metrics) {
+		this.queue = queue;
+		this.endpoint = endpoint;
+		this.settings = settings;
+		this.adapter = new HandlerMethodAdapter(endpoint.bean(), endpoint.method());
+		this.handlers = handlers;
+		this.scheduler = scheduler;
+		this.metrics = metrics;
+		this.permits = new Semaphore(endpoint.concurrency());
+	}
+
+	void start() {
+		this.active = true;
+		this.wakeSubscription = this.queue.onWake(this::wake);
+		long period = Math.max(1, this.settings.visibilityTimeout().toMillis() / 3);
+		this.extender = this.scheduler.scheduleWithFixedDelay(this::extendVisibility, period, period,
+				TimeUnit.MILLISECONDS);
+		Thread thread = new Thread(this::run, "baton-queue-" + this.endpoint.queue());
+		thread.setDaemon(true);
+		this.loop = thread;
+		thread.start();
+	}
+
+	/**
+	 * Stop claiming, wait for running handlers up to the shutdown timeout, then hand back what is
+	 * still running.
+	 * @return the number of deliveries handed back
+	 */
+	int stop() {
+		this.active = false;
+		wake();
+		joinLoop();
+		closeWakeSubscription();
+		int all = this.endpoint.concurrency();
+		boolean finished = acquireAll(all);
+		List<Delivery<Object>> unfinished = List.copyOf(this.running.keySet());
+		if (!finished && !unfinished.isEmpty()) {
+			try {
+				this.queue.handBack(unfinished);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not hand back " + unfinished.size() + " tasks of queue '" + this.endpoint.queue()
+						+ "'; they come back after the visibility timeout", ex);
+			}
+		}
+		if (this.extender != null) {
+			this.extender.cancel(false);
+		}
+		// Their tasks are handed back: interrupt the handlers, they can no longer settle them
+		unfinished.forEach((delivery) -> {
+			Thread handler = this.running.get(delivery);
+			if (handler != null && handler != Thread.currentThread()) {
+				handler.interrupt();
+			}
+		});
+		return finished ? 0 : unfinished.size();
+	}
+
+	boolean isRunning() {
+		return this.active;
+	}
+
+	private void run() {
+		while (this.active) {
+			try {
+				int claimed = claimAndDispatch();
+				if (claimed < 0) {
+					return;
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Claiming from queue '" + this.endpoint.queue() + "' failed; trying again", ex);
+				awaitWakeUp(this.settings.maxIdlePoll());
+			}
+		}
+	}
+
+	/** One turn of the loop; returns -1 when stopped. */
+	private int claimAndDispatch() throws InterruptedException {
+		if (!acquirePermit()) {
+			return -1;
+		}
+		int max = 1 + drainPermits(this.settings.batchSize() - 1);
+		Claim<Object> claim;
+		try {
+			claim = this.queue.claim(max, this.settings.visibilityTimeout());
+		}
+		catch (RuntimeException ex) {
+			this.permits.release(max);
+			throw ex;
+		}
+		List<Delivery<Object>> deliveries = claim.deliveries();
+		this.permits.release(max - deliveries.size());
+		for (Delivery<Object> delivery : deliveries) {
+			dispatch(delivery);
+		}
+		Duration nextDueIn = claim.nextDueIn();
+		if (nextDueIn == null || !nextDueIn.isZero()) {
+			Duration maxIdle = this.settings.maxIdlePoll();
+			awaitWakeUp((nextDueIn != null && nextDueIn.compareTo(maxIdle) < 0) ? nextDueIn : maxIdle);
+		}
+		return deliveries.size();
+	}
+
+	private boolean acquirePermit() throws InterruptedException {
+		while (this.active) {
+			if (this.permits.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+				if (this.active) {
+					return true;
+				}
+				this.permits.release();
+			}
+		}
+		return false;
+	}
+
+	private int drainPermits(int max) {
+		int taken = 0;
+		while (taken < max && this.permits.tryAcquire()) {
+			taken++;
+		}
+		return taken;
+	}
+
+	private void dispatch(Delivery<Object> delivery) {
+		this.running.put(delivery, Thread.currentThread());
+		try {
+			this.handlers.execute(() -> handle(delivery));
+		}
+		catch (RuntimeException ex) {
+			// The executor refused the task: give it back to the queue at once
+			this.running.remove(delivery);
+			this.permits.release();
+			this.queue.handBack(List.of(delivery));
+		}
+	}
+
+	private void handle(Delivery<Object> delivery) {
+		this.running.replace(delivery, Thread.currentThread());
+		long start = System.nanoTime();
+		this.metrics.lateness(this.endpoint.queue(), Duration.between(delivery.dueAt(), Instant.now()));
+		Outcome outcome;
+		try {
+			try {
+				this.adapter.invoke(delivery.payload(), new Context(delivery));
+				delivery.ack();
+				outcome = Outcome.SUCCESS;
+			}
+			catch (Exception | Error ex) {
+				outcome = settleFailure(delivery, ex);
+			}
+			this.metrics.handled(this.endpoint.queue(), outcome, System.nanoTime() - start);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not settle task '" + delivery.id() + "' of queue '" + this.endpoint.queue()
+					+ "'; it comes back after the visibility timeout", ex);
+		}
+		finally {
+			this.running.remove(delivery);
+			this.permits.release();
+			Thread.interrupted(); // a pooled thread must not keep an interrupt meant for this task
+		}
+	}
+
+	private Outcome settleFailure(Delivery<Object> delivery, Throwable ex) {
+		if (delivery.attempt() < this.settings.maxAttempts()) {
+			Duration delay = this.settings.backoff().delayAfter(delivery.attempt());
+			if (logger.isDebugEnabled()) {
+				logger.debug("Task '" + delivery.id() + "' of queue '" + this.endpoint.queue() + "' failed on attempt "
+						+ delivery.attempt() + "; retrying in " + delay, ex);
+			}
+			delivery.retry(delay);
+			return Outcome.RETRY;
+		}
+		logger.warn("Task '" + delivery.id() + "' of queue '" + this.endpoint.queue() + "' failed on its last attempt ("
+				+ delivery.attempt() + ")" + (this.endpoint.deadLetter() ? "; dead-lettered" : "; deleted"), ex);
+		if (this.endpoint.deadLetter()) {
+			delivery.deadLetter(ex.getClass().getName() + ": " + ex.getMessage());
+		}
+		else {
+			delivery.ack();
+		}
+		return Outcome.DEAD;
+	}
+
+	private void extendVisibility() {
+		List<Delivery<Object>> deliveries = List.copyOf(this.running.keySet());
+		if (deliveries.isEmpty()) {
+			return;
+		}
+		try {
+			this.queue.extendVisibility(deliveries, this.settings.visibilityTimeout());
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not extend the visibility of " + deliveries.size() + " tasks of queue '"
+					+ this.endpoint.queue() + "'", ex);
+		}
+	}
+
+	private void wake() {
+		this.lock.lock();
+		try {
+			this.woken = true;
+			this.wakeUp.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private void awaitWakeUp(Duration timeout) {
+		long nanos = timeout.toNanos();
+		this.lock.lock();
+		try {
+			while (!this.woken && this.active && nanos > 0) {
+				nanos = this.wakeUp.awaitNanos(nanos);
+			}
+			this.woken = false;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private void joinLoop() {
+		Thread thread = this.loop;
+		if (thread == null) {
+			return;
+		}
+		try {
+			thread.join(Math.max(1000, this.settings.maxIdlePoll().toMillis() * 2));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private boolean acquireAll(int all) {
+		try {
+			if (this.permits.tryAcquire(all, this.settings.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+				this.permits.release(all);
+				return true;
+			}
+			return false;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	private void closeWakeSubscription() {
+		AutoCloseable subscription = this.wakeSubscription;
+		if (subscription == null) {
+			return;
+		}
+		try {
+			subscription.close();
+		}
+		catch (Exception ex) {
+			logger.debug("Could not stop wake-ups of queue '" + this.endpoint.queue() + "'", ex);
+		}
+	}
+
+	private final class Context implements TaskContext {
+
+		private final Delivery<Object> delivery;
+
+		Context(Delivery<Object> delivery) {
+			this.delivery = delivery;
+		}
+
+		@Override
+		public String queue() {
+			return DelayedTaskListenerContainer.this.endpoint.queue();
+		}
+
+		@Override
+		public String id() {
+			return this.delivery.id();
+		}
+
+		@Override
+		public int attempt() {
+			return this.delivery.attempt();
+		}
+
+		@Override
+		public Instant dueAt() {
+			return this.delivery.dueAt();
+		}
+
+		@Override
+		public Instant scheduledAt() {
+			return this.delivery.scheduledAt();
+		}
+
+		@Override
+		public void extendVisibility(Duration timeout) {
+			this.delivery.extendVisibility(timeout);
+		}
+
+	}
+
+}

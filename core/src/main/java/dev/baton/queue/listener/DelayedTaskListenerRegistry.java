@@ -1,0 +1,237 @@
+package dev.baton.queue.listener;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Function;
+
+import dev.baton.queue.DelayQueue;
+import dev.baton.queue.DelayQueues;
+import dev.baton.queue.internal.ConsumableQueue;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import org.springframework.util.Assert;
+
+/**
+ * Owns one {@link DelayedTaskListenerContainer} per registered {@link DelayedTaskEndpoint} and
+ * runs them as one {@link SmartLifecycle}: started late, after every other bean is ready, and
+ * stopped early, before the beans handlers use are destroyed. Containers stop in parallel, so
+ * shutdown takes at most one {@code shutdownTimeout} (of the longest queue).
+ */
+public final class DelayedTaskListenerRegistry implements SmartLifecycle {
+
+	/** The lifecycle phase: late start, early stop. */
+	public static final int PHASE = Integer.MAX_VALUE - 1000;
+
+	private final DelayQueues queues;
+
+	private final Function<String, ListenerSettings> settings;
+
+	private final boolean virtualThreads;
+
+	private final HandlerMetrics metrics;
+
+	private final Map<String, DelayedTaskEndpoint> endpoints = new LinkedHashMap<>();
+
+	private final List<Runnable> onStop = new ArrayList<>();
+
+	private final List<DelayedTaskListenerContainer> containers = new ArrayList<>();
+
+	private @Nullable ScheduledExecutorService scheduler;
+
+	private volatile boolean running;
+
+	private DelayedTaskListenerRegistry(Builder builder) {
+		this.queues = builder.queues;
+		this.settings = builder.settings;
+		this.virtualThreads = builder.virtualThreads;
+		this.metrics = builder.metrics;
+	}
+
+	/**
+	 * Start building a registry.
+	 * @param queues the queues to consume; they must implement {@link ConsumableQueue}
+	 * @return a builder
+	 */
+	public static Builder builder(DelayQueues queues) {
+		return new Builder(queues);
+	}
+
+	/**
+	 * Add a handler. The settings of its queue are resolved at once, so that an inconsistent
+	 * combination fails here, naming the method.
+	 * @param endpoint the handler
+	 * @throws IllegalStateException if the queue already has a handler, or its settings are
+	 * inconsistent
+	 */
+	public synchronized void register(DelayedTaskEndpoint endpoint) {
+		endpoint.settings(this.settings.apply(endpoint.queue()));
+		DelayedTaskEndpoint existing = this.endpoints.putIfAbsent(endpoint.queue(), endpoint);
+		if (existing != null && existing != endpoint) {
+			throw new IllegalStateException("Queue '" + endpoint.queue() + "' has two @DelayedTask handlers: "
+					+ existing.describe() + " and " + endpoint.describe() + "; a queue has at most one handler");
+		}
+		if (this.running) {
+			startContainer(endpoint);
+		}
+	}
+
+	/** The registered handlers, by queue name. */
+	public synchronized Map<String, DelayedTaskEndpoint> getEndpoints() {
+		return Map.copyOf(this.endpoints);
+	}
+
+	@Override
+	public synchronized void start() {
+		if (this.running) {
+			return;
+		}
+		this.scheduler = Executors.newSingleThreadScheduledExecutor(daemonThreads("baton-queue-visibility-"));
+		this.running = true;
+		this.endpoints.values().forEach(this::startContainer);
+	}
+
+	@Override
+	public synchronized void stop() {
+		if (!this.running) {
+			return;
+		}
+		this.running = false;
+		CompletableFuture
+			.allOf(this.containers.stream()
+				.map((container) -> CompletableFuture.runAsync(container::stop, daemonThread("baton-queue-stop")))
+				.toArray(CompletableFuture[]::new))
+			.join();
+		this.containers.clear();
+		this.onStop.forEach(Runnable::run);
+		this.onStop.clear();
+		if (this.scheduler != null) {
+			this.scheduler.shutdownNow();
+			this.scheduler = null;
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+	private void startContainer(DelayedTaskEndpoint endpoint) {
+		ListenerSettings queueSettings = endpoint.settings(this.settings.apply(endpoint.queue()));
+		DelayQueue<?> queue = this.queues.get(endpoint.queue(), endpoint.payloadType());
+		Assert.state(queue instanceof ConsumableQueue<?>,
+				() -> "Queue '" + endpoint.queue() + "' cannot be consumed by a listener container: "
+						+ queue.getClass().getName() + " does not implement ConsumableQueue");
+		@SuppressWarnings("unchecked")
+		ConsumableQueue<Object> consumable = (ConsumableQueue<Object>) queue;
+		Assert.state(this.scheduler != null, "Not started");
+		DelayedTaskListenerContainer container = new DelayedTaskListenerContainer(consumable, endpoint,
+				queueSettings, handlerExecutor(endpoint), this.scheduler, this.metrics);
+		this.containers.add(container);
+		container.start();
+	}
+
+	private Executor handlerExecutor(DelayedTaskEndpoint endpoint) {
+		String prefix = "baton-queue-" + endpoint.queue() + "-";
+		if (this.virtualThreads) {
+			// One virtual thread per task; the container's permits bound how many run at once
+			SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor(prefix);
+			executor.setVirtualThreads(true);
+			this.onStop.add(executor::close);
+			return executor;
+		}
+		ExecutorService pool = Executors.newFixedThreadPool(endpoint.concurrency(), daemonThreads(prefix));
+		this.onStop.add(pool::shutdown);
+		return pool;
+	}
+
+	private static CustomizableThreadFactory daemonThreads(String prefix) {
+		CustomizableThreadFactory threads = new CustomizableThreadFactory(prefix);
+		threads.setDaemon(true);
+		return threads;
+	}
+
+	private static Executor daemonThread(String name) {
+		return (task) -> {
+			Thread thread = new Thread(task, name);
+			thread.setDaemon(true);
+			thread.start();
+		};
+	}
+
+	/**
+	 * Builds a {@link DelayedTaskListenerRegistry}.
+	 */
+	public static final class Builder {
+
+		private final DelayQueues queues;
+
+		private Function<String, ListenerSettings> settings = (queue) -> ListenerSettings.DEFAULTS;
+
+		private boolean virtualThreads;
+
+		private HandlerMetrics metrics = HandlerMetrics.NONE;
+
+		private Builder(DelayQueues queues) {
+			this.queues = queues;
+		}
+
+		/**
+		 * Set the settings of each queue, before annotation attributes apply. The default is
+		 * {@link ListenerSettings#DEFAULTS} for every queue.
+		 * @param settings the settings by queue name
+		 * @return this builder
+		 */
+		public Builder settings(Function<String, ListenerSettings> settings) {
+			this.settings = settings;
+			return this;
+		}
+
+		/**
+		 * Set whether handlers run on virtual threads (Java 21 and later) rather than a pool of
+		 * platform threads per handler. The default is {@code false}.
+		 * @param virtualThreads whether to use virtual threads
+		 * @return this builder
+		 */
+		public Builder virtualThreads(boolean virtualThreads) {
+			this.virtualThreads = virtualThreads;
+			return this;
+		}
+
+		/**
+		 * Record the {@code baton.queue.lateness} and {@code baton.queue.handle} timers. By
+		 * default nothing is recorded.
+		 * @param meterRegistry the registry to record to
+		 * @return this builder
+		 */
+		public Builder meterRegistry(MeterRegistry meterRegistry) {
+			this.metrics = new MicrometerHandlerMetrics(meterRegistry);
+			return this;
+		}
+
+		/**
+		 * Build the registry.
+		 * @return the registry
+		 */
+		public DelayedTaskListenerRegistry build() {
+			return new DelayedTaskListenerRegistry(this);
+		}
+
+	}
+
+}

@@ -1,0 +1,70 @@
+package dev.baton.queue.redis;
+
+import java.util.List;
+
+/**
+ * The Redis keys of one queue, all under the hash tag {@code {name}} so that a queue lives in one
+ * cluster slot and every script can touch all of them.
+ *
+ * @param due waiting tasks: sorted set of sequence-prefixed ids scored by due time
+ * @param tasks task payloads by id, for scheduled and in-flight tasks
+ * @param meta task metadata by id ({@code scheduledAt|dueAt|attempt|token|sequence})
+ * @param inFlight claimed tasks: sorted set of ids scored by visibility deadline
+ * @param sequence counter for scheduling order and delivery tokens
+ * @param wake channel published when a task falls due before every waiting task
+ * @param dead dead letters: sorted set of ids scored by failure time
+ * @param deadPayloads dead letter payloads by id
+ * @param deadInfo dead letter details by id ({@code attempts|scheduledAt|reason})
+ */
+record QueueKeys(String due, String tasks, String meta, String inFlight, String sequence, String wake, String dead,
+		String deadPayloads, String deadInfo) {
+
+	static QueueKeys of(String prefix, String queue) {
+		String base = prefix + "{" + queue + "}:";
+		return new QueueKeys(base + "due", base + "tasks", base + "meta", base + "inflight", base + "seq",
+				base + "wake", base + "dead", base + "dead-payloads", base + "dead-info");
+	}
+
+	List<String> forSchedule() {
+		return List.of(this.due, this.tasks, this.meta, this.sequence, this.wake);
+	}
+
+	List<String> forClaim() {
+		return List.of(this.due, this.tasks, this.meta, this.inFlight, this.sequence);
+	}
+
+	List<String> forSettle() {
+		return List.of(this.due, this.tasks, this.meta, this.inFlight, this.sequence, this.wake, this.dead,
+				this.deadPayloads, this.deadInfo);
+	}
+
+	List<String> forCancel() {
+		return List.of(this.due, this.tasks, this.meta);
+	}
+
+	List<String> forReschedule() {
+		return List.of(this.due, this.meta, this.sequence, this.wake);
+	}
+
+	List<String> forRedrive() {
+		return List.of(this.due, this.tasks, this.meta, this.sequence, this.wake, this.dead, this.deadPayloads,
+				this.deadInfo);
+	}
+
+	List<String> forDeadLetters() {
+		return List.of(this.dead, this.deadPayloads, this.deadInfo);
+	}
+
+	List<String> forFind() {
+		return List.of(this.tasks, this.meta, this.inFlight);
+	}
+
+	List<String> forPeek() {
+		return List.of(this.due, this.tasks, this.meta);
+	}
+
+	List<String> forStats() {
+		return List.of(this.due, this.inFlight, this.dead);
+	}
+
+}

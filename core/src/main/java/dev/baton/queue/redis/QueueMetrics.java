@@ -1,0 +1,32 @@
+package dev.baton.queue.redis;
+
+import java.util.function.Supplier;
+
+import dev.baton.queue.QueueStats;
+
+/**
+ * Where the queues report what they do; the Micrometer implementation lives in
+ * {@link MicrometerQueueMetrics} so that Micrometer stays optional.
+ */
+interface QueueMetrics {
+
+	/** Metrics that record nothing. */
+	QueueMetrics NONE = new QueueMetrics() {
+
+		@Override
+		public void scheduled(String queue, int count) {
+		}
+
+		@Override
+		public void watch(String queue, Supplier<QueueStats> stats) {
+		}
+
+	};
+
+	/** Count tasks newly scheduled on a queue. */
+	void scheduled(String queue, int count);
+
+	/** Publish the depth of a queue, read from the given source when a metric is read. */
+	void watch(String queue, Supplier<QueueStats> stats);
+
+}

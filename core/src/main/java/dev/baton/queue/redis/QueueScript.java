@@ -1,0 +1,40 @@
+package dev.baton.queue.redis;
+
+import java.util.List;
+
+import dev.baton.internal.LuaScripts;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * The Lua scripts that change and read a queue, loaded once from the resources next to this
+ * class. Every script returns an array.
+ */
+enum QueueScript {
+
+	SCHEDULE("schedule.lua"), CLAIM("claim.lua"), SETTLE("settle.lua"), CANCEL("cancel.lua"),
+	RESCHEDULE("reschedule.lua"), REDRIVE("redrive.lua"), PURGE_DEAD_LETTER("purge-dead-letter.lua"),
+	FIND("find.lua"), PEEK("peek.lua"), STATS("stats.lua"), DEAD_LETTERS("dead-letters.lua");
+
+	private final RedisScript<List<Object>> script;
+
+	QueueScript(String resource) {
+		this.script = listScript(resource);
+	}
+
+	/**
+	 * Run the script; the template's serialiser turns bulk replies into strings and leaves
+	 * integers as {@link Long}.
+	 */
+	List<Object> run(StringRedisTemplate redis, List<String> keys, List<String> args) {
+		List<Object> reply = redis.execute(this.script, keys, args.toArray());
+		return (reply != null) ? reply : List.of();
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static RedisScript<List<Object>> listScript(String resource) {
+		return (RedisScript) LuaScripts.load(QueueScript.class, resource, List.class);
+	}
+
+}

@@ -1,0 +1,305 @@
+package dev.baton.queue.redis;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import dev.baton.queue.DeadLetter;
+import dev.baton.queue.DelayQueue;
+import dev.baton.queue.Delivery;
+import dev.baton.queue.NewTask;
+import dev.baton.queue.QueueStats;
+import dev.baton.queue.ScheduledTask;
+import dev.baton.queue.internal.ConsumableQueue;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * A {@link DelayQueue} in Redis; every state change is one Lua script (see the scripts next to
+ * this class for the key layout).
+ *
+ * @param <T> the payload type
+ */
+final class RedisDelayQueue<T> implements ConsumableQueue<T> {
+
+	/** Tasks per script call in {@link #scheduleAll}, so that one call does not stall Redis. */
+	private static final int SCHEDULE_BATCH = 1000;
+
+	/** Expired in-flight tasks requeued per claim, so that a claim after an outage stays short. */
+	private static final int REQUEUE_BATCH = 100;
+
+	/** Most tasks one claim takes, to keep each script call short (it returns fewer when asked). */
+	private static final int CLAIM_BATCH = 1000;
+
+	private final String name;
+
+	private final QueueKeys keys;
+
+	private final PayloadCodec<T> codec;
+
+	private final StringRedisTemplate redis;
+
+	private final Duration visibilityTimeout;
+
+	private final WakeChannels wakeChannels;
+
+	private final QueueMetrics metrics;
+
+	RedisDelayQueue(String name, QueueKeys keys, PayloadCodec<T> codec, StringRedisTemplate redis,
+			Duration visibilityTimeout, WakeChannels wakeChannels, QueueMetrics metrics) {
+		this.name = name;
+		this.keys = keys;
+		this.codec = codec;
+		this.redis = redis;
+		this.visibilityTimeout = visibilityTimeout;
+		this.wakeChannels = wakeChannels;
+		this.metrics = metrics;
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public String schedule(T payload, Duration delay) {
+		String id = UUID.randomUUID().toString();
+		schedule(id, payload, delay);
+		return id;
+	}
+
+	@Override
+	public boolean schedule(String id, T payload, Duration delay) {
+		return scheduleOne("delay", id, payload, Validate.delayMillis(delay));
+	}
+
+	@Override
+	public boolean scheduleAt(String id, T payload, Instant dueAt) {
+		if (dueAt == null) {
+			throw new IllegalArgumentException("Due time must not be null");
+		}
+		// Before 1970 is as due as 1970, and keeps every stored time a non-negative integer.
+		long dueAtMillis = dueAt.isBefore(Instant.EPOCH) ? 0 : dueAt.toEpochMilli();
+		return scheduleOne("at", id, payload, Long.toString(dueAtMillis));
+	}
+
+	private boolean scheduleOne(String mode, String id, T payload, String time) {
+		List<String> args = List.of(mode, Validate.id(id), this.codec.write(Validate.payload(payload)), time);
+		List<Object> reply = QueueScript.SCHEDULE.run(this.redis, this.keys.forSchedule(), args);
+		boolean scheduled = isOne(reply.get(0));
+		if (scheduled) {
+			this.metrics.scheduled(this.name, 1);
+		}
+		return scheduled;
+	}
+
+	@Override
+	public List<String> scheduleAll(Collection<NewTask<T>> tasks) {
+		// Check and write every task before the first script call, so bad input writes nothing.
+		List<String> ids = new ArrayList<>(tasks.size());
+		List<String> triples = new ArrayList<>(tasks.size() * 3);
+		for (NewTask<T> task : tasks) {
+			if (task == null) {
+				throw new IllegalArgumentException("Task must not be null");
+			}
+			String id = (task.id() != null) ? Validate.id(task.id()) : UUID.randomUUID().toString();
+			ids.add(id);
+			triples.add(id);
+			triples.add(this.codec.write(Validate.payload(task.payload())));
+			triples.add(Validate.delayMillis(task.delay()));
+		}
+		List<String> scheduled = new ArrayList<>(ids.size());
+		for (int from = 0; from < ids.size(); from += SCHEDULE_BATCH) {
+			int to = Math.min(ids.size(), from + SCHEDULE_BATCH);
+			List<String> args = new ArrayList<>((to - from) * 3 + 1);
+			args.add("delay");
+			args.addAll(triples.subList(from * 3, to * 3));
+			List<Object> reply = QueueScript.SCHEDULE.run(this.redis, this.keys.forSchedule(), args);
+			for (int i = 0; i < reply.size(); i++) {
+				if (isOne(reply.get(i))) {
+					scheduled.add(ids.get(from + i));
+				}
+			}
+		}
+		if (!scheduled.isEmpty()) {
+			this.metrics.scheduled(this.name, scheduled.size());
+		}
+		return scheduled;
+	}
+
+	@Override
+	public boolean reschedule(String id, Duration delay) {
+		List<String> args = List.of(Validate.id(id), Validate.delayMillis(delay));
+		return isOne(QueueScript.RESCHEDULE.run(this.redis, this.keys.forReschedule(), args).get(0));
+	}
+
+	@Override
+	public boolean cancel(String id) {
+		return isOne(QueueScript.CANCEL.run(this.redis, this.keys.forCancel(), List.of(Validate.id(id))).get(0));
+	}
+
+	@Override
+	public Optional<ScheduledTask<T>> find(String id) {
+		List<Object> reply = QueueScript.FIND.run(this.redis, this.keys.forFind(), List.of(Validate.id(id)));
+		if (reply.isEmpty()) {
+			return Optional.empty();
+		}
+		String payload = (String) reply.get(0);
+		TaskMeta meta = TaskMeta.parse((String) reply.get(1));
+		return Optional.of(new ScheduledTask<>(id, readForView(id, payload), meta.dueAt(), meta.scheduledAt(),
+				"1".equals(reply.get(2))));
+	}
+
+	@Override
+	public List<ScheduledTask<T>> peek(int max) {
+		List<Object> reply = QueueScript.PEEK.run(this.redis, this.keys.forPeek(),
+				List.of(Integer.toString(Validate.max(max))));
+		List<ScheduledTask<T>> tasks = new ArrayList<>(reply.size() / 3);
+		for (int i = 0; i < reply.size(); i += 3) {
+			String id = (String) reply.get(i);
+			TaskMeta meta = TaskMeta.parse((String) reply.get(i + 2));
+			tasks.add(new ScheduledTask<>(id, readForView(id, (String) reply.get(i + 1)), meta.dueAt(),
+					meta.scheduledAt(), false));
+		}
+		return tasks;
+	}
+
+	private T readForView(String id, String payload) {
+		try {
+			return this.codec.read(payload);
+		}
+		catch (JacksonException | IllegalArgumentException ex) {
+			throw new IllegalStateException("Payload of task '" + id + "' in queue '" + this.name
+					+ "' cannot be read; it will be dead-lettered when it falls due: " + ex.getMessage(), ex);
+		}
+	}
+
+	@Override
+	public List<Delivery<T>> poll(int max) {
+		return claim(max, this.visibilityTimeout).deliveries();
+	}
+
+	@Override
+	public Claim<T> claim(int max, Duration visibilityTimeout) {
+		List<String> args = List.of(Integer.toString(Math.min(Validate.max(max), CLAIM_BATCH)),
+				Validate.timeoutMillis(visibilityTimeout),
+				Integer.toString(REQUEUE_BATCH));
+		List<Object> reply = QueueScript.CLAIM.run(this.redis, this.keys.forClaim(), args);
+		long nextDueIn = Long.parseLong((String) reply.get(1));
+		List<Delivery<T>> deliveries = new ArrayList<>((reply.size() - 2) / 3);
+		for (int i = 2; i < reply.size(); i += 3) {
+			String id = (String) reply.get(i);
+			TaskMeta meta = TaskMeta.parse((String) reply.get(i + 2));
+			try {
+				deliveries.add(new RedisDelivery<>(this, id, this.codec.read((String) reply.get(i + 1)), meta));
+			}
+			catch (JacksonException | IllegalArgumentException ex) {
+				// A poison payload would fail on every delivery: park it at once, with the error.
+				settleTokens(Settlement.DEAD, "Payload cannot be read: " + ex.getMessage(),
+						List.of(id, meta.token()));
+			}
+		}
+		return new Claim<>(deliveries, (nextDueIn < 0) ? null : Duration.ofMillis(nextDueIn));
+	}
+
+	@Override
+	public void extendVisibility(Collection<? extends Delivery<T>> deliveries, Duration visibilityTimeout) {
+		settle(Settlement.EXTEND, Validate.timeoutMillis(visibilityTimeout), deliveries);
+	}
+
+	@Override
+	public void handBack(Collection<? extends Delivery<T>> deliveries) {
+		settle(Settlement.HAND_BACK, "", deliveries);
+	}
+
+	@Override
+	public AutoCloseable onWake(Runnable listener) {
+		return this.wakeChannels.listen(this.keys.wake(), listener);
+	}
+
+	boolean settle(Settlement settlement, String argument, RedisDelivery<T> delivery) {
+		return isOne(settleTokens(settlement, argument, List.of(delivery.id(), delivery.token())).get(0));
+	}
+
+	private void settle(Settlement settlement, String argument, Collection<? extends Delivery<T>> deliveries) {
+		if (deliveries.isEmpty()) {
+			return;
+		}
+		List<String> idsAndTokens = new ArrayList<>(deliveries.size() * 2);
+		for (Delivery<T> delivery : deliveries) {
+			if (!(delivery instanceof RedisDelivery<T> redisDelivery) || redisDelivery.queue() != this) {
+				throw new IllegalArgumentException(delivery + " was not claimed from queue '" + this.name + "'");
+			}
+			idsAndTokens.add(redisDelivery.id());
+			idsAndTokens.add(redisDelivery.token());
+		}
+		settleTokens(settlement, argument, idsAndTokens);
+	}
+
+	private List<Object> settleTokens(Settlement settlement, String argument, List<String> idsAndTokens) {
+		List<String> args = new ArrayList<>(idsAndTokens.size() + 2);
+		args.add(settlement.action());
+		args.add(argument);
+		args.addAll(idsAndTokens);
+		return QueueScript.SETTLE.run(this.redis, this.keys.forSettle(), args);
+	}
+
+	@Override
+	public QueueStats stats() {
+		List<Object> reply = QueueScript.STATS.run(this.redis, this.keys.forStats(), List.of());
+		long oldest = Long.parseLong((String) reply.get(4));
+		return new QueueStats((Long) reply.get(0), (Long) reply.get(1), (Long) reply.get(2), (Long) reply.get(3),
+				(oldest < 0) ? null : Instant.ofEpochMilli(oldest));
+	}
+
+	@Override
+	public List<DeadLetter<T>> deadLetters(int max) {
+		List<Object> reply = QueueScript.DEAD_LETTERS.run(this.redis, this.keys.forDeadLetters(),
+				List.of(Integer.toString(Validate.max(max))));
+		List<DeadLetter<T>> deadLetters = new ArrayList<>(reply.size() / 4);
+		for (int i = 0; i < reply.size(); i += 4) {
+			String[] info = ((String) reply.get(i + 3)).split("\\|", 3);
+			Instant failedAt = Instant.ofEpochMilli((long) Double.parseDouble((String) reply.get(i + 1)));
+			deadLetters.add(new DeadLetter<>((String) reply.get(i), readOrNull((String) reply.get(i + 2)),
+					Integer.parseInt(info[0]), info[2], failedAt));
+		}
+		return deadLetters;
+	}
+
+	private @Nullable T readOrNull(String payload) {
+		try {
+			return this.codec.read(payload);
+		}
+		catch (JacksonException | IllegalArgumentException ex) {
+			return null;
+		}
+	}
+
+	@Override
+	public boolean redrive(String id) {
+		return isOne(QueueScript.REDRIVE.run(this.redis, this.keys.forRedrive(), List.of(Validate.id(id))).get(0));
+	}
+
+	@Override
+	public boolean purgeDeadLetter(String id) {
+		return isOne(QueueScript.PURGE_DEAD_LETTER
+			.run(this.redis, this.keys.forDeadLetters(), List.of(Validate.id(id)))
+			.get(0));
+	}
+
+	private static boolean isOne(Object reply) {
+		return Long.valueOf(1).equals(reply);
+	}
+
+	@Override
+	public String toString() {
+		return "RedisDelayQueue[" + this.name + "]";
+	}
+
+}

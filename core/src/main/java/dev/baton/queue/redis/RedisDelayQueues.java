@@ -1,0 +1,167 @@
+package dev.baton.queue.redis;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.baton.queue.DelayQueue;
+import dev.baton.queue.DelayQueues;
+import io.micrometer.core.instrument.MeterRegistry;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Delay queues stored in Redis. Each queue keeps its tasks in a few keys under one hash tag
+ * ({@code baton:q:{name}:due}, {@code :tasks}, {@code :meta}, {@code :inflight}, {@code :dead}
+ * ...), changes them only through Lua scripts, and takes every time from the Redis server's clock.
+ * Payloads are written as JSON with the given mapper.
+ *
+ * <p>Queues returned by {@link #get(String, Class)} are cheap and thread-safe; the same name
+ * and type return the same instance. {@link #close()} stops listening for wake-ups.
+ */
+public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
+
+	private final StringRedisTemplate redis;
+
+	private final JsonMapper jsonMapper;
+
+	private final String keyPrefix;
+
+	private final Duration visibilityTimeout;
+
+	private final QueueMetrics metrics;
+
+	private final WakeChannels wakeChannels;
+
+	private final Map<String, RedisDelayQueue<?>> queues = new ConcurrentHashMap<>();
+
+	private final Map<String, Boolean> watchedQueues = new ConcurrentHashMap<>();
+
+	private RedisDelayQueues(Builder builder) {
+		this.redis = new StringRedisTemplate(builder.connectionFactory);
+		// Without this the template wraps each connection in a reflective proxy, on every call.
+		this.redis.setExposeConnection(true);
+		this.jsonMapper = builder.jsonMapper;
+		this.keyPrefix = builder.keyPrefix;
+		this.visibilityTimeout = builder.visibilityTimeout;
+		this.metrics = builder.metrics;
+		this.wakeChannels = new WakeChannels(builder.connectionFactory);
+	}
+
+	/**
+	 * Start building delay queues.
+	 * @param connectionFactory the Redis connections to use
+	 * @param jsonMapper the mapper that writes and reads payloads
+	 * @return a builder
+	 */
+	public static Builder builder(RedisConnectionFactory connectionFactory, JsonMapper jsonMapper) {
+		return new Builder(connectionFactory, jsonMapper);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>The returned queue also implements {@link dev.baton.queue.internal.ConsumableQueue}.
+	 */
+	@Override
+	@SuppressWarnings("unchecked")
+	public <T> DelayQueue<T> get(String name, Class<T> payloadType) {
+		Validate.queueName(name);
+		if (payloadType == null) {
+			throw new IllegalArgumentException("Payload type of queue '" + name + "' must not be null");
+		}
+		String key = name + "\u0000" + payloadType.getName();
+		return (DelayQueue<T>) this.queues.computeIfAbsent(key, (k) -> create(name, payloadType));
+	}
+
+	private <T> RedisDelayQueue<T> create(String name, Class<T> payloadType) {
+		RedisDelayQueue<T> queue = new RedisDelayQueue<>(name, QueueKeys.of(this.keyPrefix, name),
+				new PayloadCodec<>(this.jsonMapper, payloadType), this.redis, this.visibilityTimeout,
+				this.wakeChannels, this.metrics);
+		if (this.watchedQueues.putIfAbsent(name, Boolean.TRUE) == null) {
+			this.metrics.watch(name, queue::stats);
+		}
+		return queue;
+	}
+
+	/**
+	 * Stop listening for wake-ups; the queues can still be used for everything but
+	 * {@link dev.baton.queue.internal.ConsumableQueue#onWake(Runnable)}.
+	 */
+	@Override
+	public void close() {
+		this.wakeChannels.close();
+	}
+
+	/**
+	 * Builds {@link RedisDelayQueues}.
+	 */
+	public static final class Builder {
+
+		private final RedisConnectionFactory connectionFactory;
+
+		private final JsonMapper jsonMapper;
+
+		private String keyPrefix = "baton:q:";
+
+		private Duration visibilityTimeout = Duration.ofSeconds(30);
+
+		private QueueMetrics metrics = QueueMetrics.NONE;
+
+		private Builder(RedisConnectionFactory connectionFactory, JsonMapper jsonMapper) {
+			if (connectionFactory == null || jsonMapper == null) {
+				throw new IllegalArgumentException("Connection factory and JSON mapper must not be null");
+			}
+			this.connectionFactory = connectionFactory;
+			this.jsonMapper = jsonMapper;
+		}
+
+		/**
+		 * Set the prefix of every key; a queue's keys are
+		 * {@code prefix + "{" + name + "}:" + suffix}. The default is {@code "baton:q:"}.
+		 * @param keyPrefix the key prefix
+		 * @return this builder
+		 */
+		public Builder keyPrefix(String keyPrefix) {
+			if (keyPrefix == null || keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
+				throw new IllegalArgumentException("Key prefix must not be null or contain '{' or '}'");
+			}
+			this.keyPrefix = keyPrefix;
+			return this;
+		}
+
+		/**
+		 * Set how long a task {@linkplain DelayQueue#poll(int) polled} by a consumer stays
+		 * invisible to others before it is delivered again. The default is 30 seconds.
+		 * @param visibilityTimeout the visibility timeout, positive
+		 * @return this builder
+		 */
+		public Builder visibilityTimeout(Duration visibilityTimeout) {
+			Validate.timeoutMillis(visibilityTimeout);
+			this.visibilityTimeout = visibilityTimeout;
+			return this;
+		}
+
+		/**
+		 * Record the {@code baton.queue.scheduled} counter and the {@code baton.queue.depth}
+		 * gauges in the given registry. By default no metrics are recorded.
+		 * @param meterRegistry the registry
+		 * @return this builder
+		 */
+		public Builder meterRegistry(MeterRegistry meterRegistry) {
+			this.metrics = new MicrometerQueueMetrics(meterRegistry);
+			return this;
+		}
+
+		/**
+		 * Build the delay queues.
+		 * @return the delay queues
+		 */
+		public RedisDelayQueues build() {
+			return new RedisDelayQueues(this);
+		}
+
+	}
+
+}

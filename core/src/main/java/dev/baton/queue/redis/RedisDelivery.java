@@ -1,0 +1,91 @@
+package dev.baton.queue.redis;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import dev.baton.queue.Delivery;
+
+/**
+ * One delivery of a task, identified by the token the claim script gave it.
+ *
+ * @param <T> the payload type
+ */
+final class RedisDelivery<T> implements Delivery<T> {
+
+	private final RedisDelayQueue<T> queue;
+
+	private final String id;
+
+	private final T payload;
+
+	private final TaskMeta meta;
+
+	RedisDelivery(RedisDelayQueue<T> queue, String id, T payload, TaskMeta meta) {
+		this.queue = queue;
+		this.id = id;
+		this.payload = payload;
+		this.meta = meta;
+	}
+
+	@Override
+	public String id() {
+		return this.id;
+	}
+
+	@Override
+	public T payload() {
+		return this.payload;
+	}
+
+	@Override
+	public int attempt() {
+		return this.meta.attempt();
+	}
+
+	@Override
+	public Instant dueAt() {
+		return this.meta.dueAt();
+	}
+
+	@Override
+	public Instant scheduledAt() {
+		return this.meta.scheduledAt();
+	}
+
+	String token() {
+		return this.meta.token();
+	}
+
+	RedisDelayQueue<T> queue() {
+		return this.queue;
+	}
+
+	@Override
+	public boolean ack() {
+		return this.queue.settle(Settlement.ACK, "", this);
+	}
+
+	@Override
+	public boolean retry(Duration delay) {
+		return this.queue.settle(Settlement.RETRY, Validate.delayMillis(delay), this);
+	}
+
+	@Override
+	public boolean deadLetter(String reason) {
+		if (reason == null) {
+			throw new IllegalArgumentException("Dead letter reason must not be null");
+		}
+		return this.queue.settle(Settlement.DEAD, reason, this);
+	}
+
+	@Override
+	public boolean extendVisibility(Duration timeout) {
+		return this.queue.settle(Settlement.EXTEND, Validate.timeoutMillis(timeout), this);
+	}
+
+	@Override
+	public String toString() {
+		return "Delivery[queue=" + this.queue.name() + ", id=" + this.id + ", attempt=" + attempt() + "]";
+	}
+
+}

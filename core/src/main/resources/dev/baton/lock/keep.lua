@@ -1,0 +1,13 @@
+-- Keeps a released lock until a shorter expiry (lockAtLeastFor): renames its owner so that a
+-- renewal already on its way cannot extend it again, and wakes waiters to see the new expiry.
+-- KEYS[1] lock, KEYS[2] waiting marker
+-- ARGV[1] owner id, ARGV[2] remaining ms, ARGV[3] channel that waiters listen on
+-- Returns 1 when kept, 0 when the lock expired or belongs to someone else.
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+	return 0
+end
+redis.call('SET', KEYS[1], ARGV[1] .. ':kept', 'PX', ARGV[2])
+if redis.call('EXISTS', KEYS[2]) == 1 then
+	redis.call('PUBLISH', ARGV[3], '')
+end
+return 1

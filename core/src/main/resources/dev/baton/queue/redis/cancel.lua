@@ -1,0 +1,15 @@
+-- Deletes a task that is waiting in the due set (not in flight).
+-- KEYS[1] due (zset), KEYS[2] tasks (hash), KEYS[3] meta (hash)
+-- ARGV[1] id
+-- Returns: 1 if the task was waiting and is deleted, 0 otherwise
+local meta = redis.call('HGET', KEYS[3], ARGV[1])
+if not meta then
+	return 0
+end
+local member = string.match(meta, '|(%d+)$') .. ARGV[1]
+if redis.call('ZREM', KEYS[1], member) == 0 then
+	return 0
+end
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+return 1

@@ -1,0 +1,97 @@
+-- Claims up to ARGV[1] due tasks in due order: each moves from the due set to the in-flight set
+-- with a visibility deadline, its attempt is counted and it gets a new delivery token (settling
+-- checks the token, so a stale delivery cannot settle a redelivered task). Expired in-flight
+-- tasks are first put back in the due set with their original due time and order.
+-- Cost: O((k + e) log N) for k claimed and e requeued tasks, independent of the queue length, in
+-- a fixed number of Redis calls (multi-member commands), not a few per task.
+-- KEYS[1] due (zset), KEYS[2] tasks (hash), KEYS[3] meta (hash), KEYS[4] in flight (zset id ->
+-- visibility deadline), KEYS[5] sequence (string counter, also the source of tokens)
+-- ARGV[1] max tasks to claim, ARGV[2] visibility timeout ms, ARGV[3] max expired tasks to requeue
+-- Returns: {now ms, ms until the next waiting task is due (0 if due now) or the first in-flight
+--   delivery expires, whichever is first, or -1 if no task waits or is in flight,
+--   then per claimed task: id, payload, meta "scheduledAt|dueAt|attempt|token|sequence"}
+redis.replicate_commands()
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+
+-- Runs a command whose arguments come in groups (e.g. score-member pairs) in slices that stay
+-- below Lua's limit on unpacked values.
+local function callInSlices(command, key, args)
+	for i = 1, #args, 1000 do
+		redis.call(command, key, unpack(args, i, math.min(i + 999, #args)))
+	end
+end
+
+local expired = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now, 'LIMIT', 0, tonumber(ARGV[3]))
+if #expired > 0 then
+	callInSlices('ZREM', KEYS[4], expired)
+	local metas = redis.call('HMGET', KEYS[3], unpack(expired))
+	local requeued = {}
+	for i, id in ipairs(expired) do
+		if metas[i] then
+			local due, member = string.match(metas[i], '^%d+|(%d+)|%d+|%d+|(%d+)$')
+			requeued[#requeued + 1] = due
+			requeued[#requeued + 1] = member .. id
+		end
+	end
+	if #requeued > 0 then
+		callInSlices('ZADD', KEYS[1], requeued)
+	end
+end
+
+local reply = {}
+local dueCount = redis.call('ZCOUNT', KEYS[1], '-inf', now)
+local count = math.min(dueCount, tonumber(ARGV[1]))
+if count > 0 then
+	local popped = redis.call('ZPOPMIN', KEYS[1], count)
+	local ids = {}
+	for i = 1, #popped, 2 do
+		ids[#ids + 1] = string.sub(popped[i], 17)
+	end
+	local metas = redis.call('HMGET', KEYS[3], unpack(ids))
+	local payloads = redis.call('HMGET', KEYS[2], unpack(ids))
+	local deadline = string.format('%.0f', now + tonumber(ARGV[2]))
+	local sequence = redis.call('INCRBY', KEYS[5], #ids) - #ids
+	local newMetas = {}
+	local inFlight = {}
+	for i, id in ipairs(ids) do
+		if metas[i] and payloads[i] then
+			local scheduled, due, attempt, _, order = string.match(metas[i], '^(%d+)|(%d+)|(%d+)|(%d+)|(%d+)$')
+			sequence = sequence + 1
+			local meta = string.format('%s|%s|%.0f|%.0f|%s', scheduled, due, tonumber(attempt) + 1, sequence, order)
+			newMetas[#newMetas + 1] = id
+			newMetas[#newMetas + 1] = meta
+			inFlight[#inFlight + 1] = deadline
+			inFlight[#inFlight + 1] = id
+			reply[#reply + 1] = id
+			reply[#reply + 1] = payloads[i]
+			reply[#reply + 1] = meta
+		end
+	end
+	if #inFlight > 0 then
+		callInSlices('HSET', KEYS[3], newMetas)
+		callInSlices('ZADD', KEYS[4], inFlight)
+	end
+end
+
+-- When to claim again: when the next waiting task falls due, or when the first in-flight
+-- delivery expires (its consumer may have died), whichever comes first.
+local nextDueIn = -1
+if dueCount > count then
+	nextDueIn = 0
+else
+	local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+	if head[2] then
+		nextDueIn = math.max(0, tonumber(head[2]) - now)
+	end
+	local expiring = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
+	if expiring[2] then
+		local expiresIn = math.max(0, tonumber(expiring[2]) - now)
+		if nextDueIn < 0 or expiresIn < nextDueIn then
+			nextDueIn = expiresIn
+		end
+	end
+end
+table.insert(reply, 1, string.format('%.0f', nextDueIn))
+table.insert(reply, 1, string.format('%.0f', now))
+return reply

@@ -1,0 +1,28 @@
+-- Moves a dead letter back to the queue, due now, with its attempts reset. Refused while a live
+-- task has the same id.
+-- KEYS[1] due (zset), KEYS[2] tasks (hash), KEYS[3] meta (hash), KEYS[4] sequence (string
+-- counter), KEYS[5] wake channel, KEYS[6] dead (zset), KEYS[7] dead payloads (hash),
+-- KEYS[8] dead info (hash)
+-- ARGV[1] id
+-- Returns: 1 if the dead letter is back on the queue, 0 if unknown or its id is taken
+redis.replicate_commands()
+local id = ARGV[1]
+local payload = redis.call('HGET', KEYS[7], id)
+if not payload or redis.call('HEXISTS', KEYS[2], id) == 1 then
+	return 0
+end
+local scheduled = string.match(redis.call('HGET', KEYS[8], id), '^%d+|(%d+)|')
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local member = string.format('%016.0f', redis.call('INCR', KEYS[4]))
+local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+redis.call('HSET', KEYS[2], id, payload)
+redis.call('HSET', KEYS[3], id, string.format('%s|%.0f|0|0|%s', scheduled, now, member))
+redis.call('ZADD', KEYS[1], string.format('%.0f', now), member .. id)
+redis.call('ZREM', KEYS[6], id)
+redis.call('HDEL', KEYS[7], id)
+redis.call('HDEL', KEYS[8], id)
+if head[2] == nil or now < tonumber(head[2]) then
+	redis.call('PUBLISH', KEYS[5], 'wake')
+end
+return 1

@@ -1,0 +1,27 @@
+-- Moves a task that is waiting in the due set (not in flight) to a new due time, after the
+-- tasks already due at that time, and publishes on the wake channel when it now falls due
+-- before every waiting task.
+-- KEYS[1] due (zset), KEYS[2] meta (hash), KEYS[3] sequence (string counter), KEYS[4] wake channel
+-- ARGV[1] id, ARGV[2] delay in milliseconds from now (Redis time)
+-- Returns: 1 if the task was waiting and is moved, 0 otherwise
+redis.replicate_commands()
+local id = ARGV[1]
+local meta = redis.call('HGET', KEYS[2], id)
+if not meta then
+	return 0
+end
+local scheduled, attempt, token, member = string.match(meta, '^(%d+)|%d+|(%d+)|(%d+)|(%d+)$')
+if redis.call('ZREM', KEYS[1], member .. id) == 0 then
+	return 0
+end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local due = now + tonumber(ARGV[2])
+member = string.format('%016.0f', redis.call('INCR', KEYS[3]))
+local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+redis.call('HSET', KEYS[2], id, string.format('%s|%.0f|%s|%s|%s', scheduled, due, attempt, token, member))
+redis.call('ZADD', KEYS[1], string.format('%.0f', due), member .. id)
+if head[2] == nil or due < tonumber(head[2]) then
+	redis.call('PUBLISH', KEYS[4], 'wake')
+end
+return 1

@@ -1,0 +1,64 @@
+-- Schedules tasks whose id is not already scheduled or in flight, and publishes on the wake
+-- channel when one of them falls due before every waiting task.
+-- Waiting members of the due set are a 16-digit sequence number followed by the id, so that tasks
+-- due in the same millisecond (equal scores) sort in scheduling order.
+-- KEYS[1] due (zset), KEYS[2] tasks (hash id -> payload), KEYS[3] meta (hash id -> meta),
+-- KEYS[4] sequence (string counter), KEYS[5] wake channel
+-- ARGV[1] 'delay' (times are milliseconds from now, Redis time) or 'at' (epoch milliseconds)
+-- ARGV[2..] triples: id, payload JSON, time
+-- Meta: "scheduledAt|dueAt|attempt|token|sequence", times in epoch milliseconds
+-- Returns: one integer per task, 1 if scheduled, 0 if its id was taken
+redis.replicate_commands()
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+
+-- Runs a command whose arguments come in pairs in slices that stay below Lua's limit on
+-- unpacked values.
+local function callInSlices(command, key, args)
+	for i = 1, #args, 1000 do
+		redis.call(command, key, unpack(args, i, math.min(i + 999, #args)))
+	end
+end
+
+local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local earliest = head[2] and tonumber(head[2])
+local relative = ARGV[1] == 'delay'
+-- Reserve one sequence number per task up front (ids that turn out to be taken leave gaps).
+local taskCount = (#ARGV - 1) / 3
+local sequence = redis.call('INCRBY', KEYS[4], taskCount) - taskCount
+local scheduledAt = string.format('%.0f|', now)
+local wake = false
+local metas = {}
+local waiting = {}
+local results = {}
+for i = 2, #ARGV, 3 do
+	local id = ARGV[i]
+	if redis.call('HSETNX', KEYS[2], id, ARGV[i + 1]) == 1 then
+		local due = tonumber(ARGV[i + 2])
+		if relative then
+			due = now + due
+		end
+		sequence = sequence + 1
+		local member = string.format('%016.0f', sequence)
+		local dueText = string.format('%.0f', due)
+		metas[#metas + 1] = id
+		metas[#metas + 1] = scheduledAt .. dueText .. '|0|0|' .. member
+		waiting[#waiting + 1] = dueText
+		waiting[#waiting + 1] = member .. id
+		if earliest == nil or due < earliest then
+			wake = true
+			earliest = due
+		end
+		results[#results + 1] = 1
+	else
+		results[#results + 1] = 0
+	end
+end
+if #metas > 0 then
+	callInSlices('HSET', KEYS[3], metas)
+	callInSlices('ZADD', KEYS[1], waiting)
+end
+if wake then
+	redis.call('PUBLISH', KEYS[5], 'wake')
+end
+return results

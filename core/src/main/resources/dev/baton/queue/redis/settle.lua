@@ -1,0 +1,74 @@
+-- Settles or extends in-flight deliveries. A delivery counts only while its task is in flight
+-- with the same token; stale deliveries are skipped.
+-- KEYS[1] due (zset), KEYS[2] tasks (hash), KEYS[3] meta (hash), KEYS[4] in flight (zset),
+-- KEYS[5] sequence (string counter), KEYS[6] wake channel, KEYS[7] dead (zset id -> failedAt),
+-- KEYS[8] dead payloads (hash), KEYS[9] dead info (hash id -> "attempts|scheduledAt|reason")
+-- ARGV[1] action: 'ack' (delete), 'retry' (due again after ARGV[2] ms, attempt counted),
+--   'handback' (due again at its original due time, attempt not counted), 'dead' (to the dead
+--   letters with reason ARGV[2]), 'extend' (visibility deadline now + ARGV[2] ms)
+-- ARGV[3..] pairs: id, token
+-- Returns: one integer per delivery, 1 if it was current and is done, 0 if stale
+redis.replicate_commands()
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local action = ARGV[1]
+local requeues = action == 'retry' or action == 'handback'
+local earliest, first
+if requeues then
+	local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+	earliest = head[2] and tonumber(head[2])
+	first = tonumber(redis.call('GET', KEYS[5]) or '0')
+end
+local sequence = first
+local wake = false
+local results = {}
+for i = 3, #ARGV, 2 do
+	local id = ARGV[i]
+	local meta = redis.call('HGET', KEYS[3], id)
+	local scheduled, due, attempt, token, member
+	if meta then
+		scheduled, due, attempt, token, member = string.match(meta, '^(%d+)|(%d+)|(%d+)|(%d+)|(%d+)$')
+	end
+	if token == ARGV[i + 1] and redis.call('ZSCORE', KEYS[4], id) then
+		if action == 'extend' then
+			redis.call('ZADD', KEYS[4], string.format('%.0f', now + tonumber(ARGV[2])), id)
+		else
+			redis.call('ZREM', KEYS[4], id)
+			if action == 'ack' then
+				redis.call('HDEL', KEYS[2], id)
+				redis.call('HDEL', KEYS[3], id)
+			elseif action == 'dead' then
+				redis.call('ZADD', KEYS[7], string.format('%.0f', now), id)
+				redis.call('HSET', KEYS[8], id, redis.call('HGET', KEYS[2], id))
+				redis.call('HSET', KEYS[9], id, attempt .. '|' .. scheduled .. '|' .. ARGV[2])
+				redis.call('HDEL', KEYS[2], id)
+				redis.call('HDEL', KEYS[3], id)
+			else
+				if action == 'retry' then
+					due = now + tonumber(ARGV[2])
+					sequence = sequence + 1
+					member = string.format('%016.0f', sequence)
+				else
+					due = tonumber(due)
+					attempt = tonumber(attempt) - 1
+				end
+				redis.call('HSET', KEYS[3], id, string.format('%s|%.0f|%.0f|%s|%s', scheduled, due, attempt, token, member))
+				redis.call('ZADD', KEYS[1], string.format('%.0f', due), member .. id)
+				if earliest == nil or due < earliest then
+					wake = true
+					earliest = due
+				end
+			end
+		end
+		results[#results + 1] = 1
+	else
+		results[#results + 1] = 0
+	end
+end
+if requeues and sequence ~= first then
+	redis.call('SET', KEYS[5], string.format('%.0f', sequence))
+end
+if wake then
+	redis.call('PUBLISH', KEYS[6], 'wake')
+end
+return results

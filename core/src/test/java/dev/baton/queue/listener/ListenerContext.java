@@ -1,0 +1,59 @@
+package dev.baton.queue.listener;
+
+import java.util.function.Function;
+
+import dev.baton.queue.redis.RedisDelayQueues;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * An application context with the listener machinery, the given handler beans and the real
+ * queue engine: what the tests start and stop like an application instance.
+ */
+final class ListenerContext implements AutoCloseable {
+
+	final RedisDelayQueues queues;
+
+	final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+	final GenericApplicationContext context = new GenericApplicationContext();
+
+	ListenerContext(RedisConnectionFactory connectionFactory, Function<String, ListenerSettings> settings,
+			Object... handlers) {
+		this.queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build()).build();
+		this.context.registerBean(DelayedTaskAnnotationBeanPostProcessor.class);
+		this.context.registerBean(DelayedTaskListenerRegistry.class, () -> DelayedTaskListenerRegistry
+			.builder(this.queues)
+			.settings(settings)
+			.meterRegistry(this.meters)
+			.build());
+		for (Object handler : handlers) {
+			registerHandler(handler);
+		}
+	}
+
+	private <H> void registerHandler(H handler) {
+		@SuppressWarnings("unchecked")
+		Class<H> type = (Class<H>) handler.getClass();
+		this.context.registerBean(type, () -> handler);
+	}
+
+	ListenerContext start() {
+		this.context.refresh();
+		return this;
+	}
+
+	DelayedTaskListenerRegistry registry() {
+		return this.context.getBean(DelayedTaskListenerRegistry.class);
+	}
+
+	@Override
+	public void close() {
+		this.context.close();
+		this.queues.close();
+	}
+
+}

@@ -1,0 +1,5 @@
+package dev.baton.queue.listener;
+
+record Parcel(String id, int weight) {
+
+}
