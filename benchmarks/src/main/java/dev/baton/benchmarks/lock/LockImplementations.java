@@ -11,7 +11,8 @@ public final class LockImplementations {
 	}
 
 	public static List<LockImplementation> all() {
-		return List.of(new LockImplementation("raw-lettuce", false, RawLettuceLockClient::new),
+		return List.of(new LockImplementation("baton", true, BatonLockClient::new),
+				new LockImplementation("raw-lettuce", false, RawLettuceLockClient::new),
 				new LockImplementation("redisson", true, RedissonLockClient::new),
 				new LockImplementation("spring-integration-spin", true,
 						(url) -> new SpringIntegrationLockClient(url, RedisLockType.SPIN_LOCK)),

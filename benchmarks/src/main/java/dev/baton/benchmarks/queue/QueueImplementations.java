@@ -9,7 +9,8 @@ public final class QueueImplementations {
 	}
 
 	public static List<QueueImplementation> all() {
-		return List.of(new QueueImplementation("redisson", "offerAsync, 1000 in flight", RedissonQueueClient::new));
+		return List.of(new QueueImplementation("baton", "scheduleAll", BatonQueueClient::new),
+				new QueueImplementation("redisson", "offerAsync, 1000 in flight", RedissonQueueClient::new));
 	}
 
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import dev.baton.benchmarks.BatonApplication;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
+import dev.baton.queue.NewTask;
 import dev.baton.queue.annotation.DelayedTask;
 
 import org.springframework.context.ConfigurableApplicationContext;
@@ -37,10 +38,15 @@ final class BatonQueueClient implements QueueClient {
 		}
 	}
 
-	/** Issue 4 names {@code scheduleAll(...)} without its parameters: call it here once it exists. */
 	@Override
 	public void scheduleAll(List<Task> tasks) {
-		tasks.forEach((task) -> schedule(task.id(), task.payload(), task.delay()));
+		List<NewTask<String>> batch = tasks.stream()
+			.map((task) -> NewTask.of(task.id(), task.payload(), task.delay()))
+			.toList();
+		int scheduled = this.queue.scheduleAll(batch).size();
+		if (scheduled != tasks.size()) {
+			throw new IllegalStateException((tasks.size() - scheduled) + " tasks were already scheduled");
+		}
 	}
 
 	@Override
