@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -15,6 +16,7 @@ import static org.awaitility.Awaitility.await;
 /** The example of docs/testing.md: a {@code @DelayedTask} handler tested end to end. */
 @SpringBootTest(properties = "app.orders.payment-timeout=1s")
 @RedisTest
+@DirtiesContext
 class OrderTimeoutTests {
 
 	@Autowired
