@@ -34,6 +34,13 @@ public interface ConsumableQueue<T> extends DelayQueue<T> {
 	void extendVisibility(Collection<? extends Delivery<T>> deliveries, Duration visibilityTimeout);
 
 	/**
+	 * Acknowledge many deliveries in one round trip: their tasks are done and deleted; stale
+	 * ones are skipped.
+	 * @param deliveries deliveries of this queue
+	 */
+	void acknowledge(Collection<? extends Delivery<T>> deliveries);
+
+	/**
 	 * Make unfinished deliveries due again at once without counting the attempt, so that
 	 * another instance picks them up (on shutdown).
 	 * @param deliveries deliveries of this queue

@@ -51,6 +51,8 @@ final class DelayedTaskListenerContainer {
 
 	private final Semaphore permits;
 
+	private final Acknowledger acknowledger;
+
 	/** Deliveries dispatched and not settled, with the thread handling each once it started. */
 	private final Map<Delivery<Object>, Thread> running = new ConcurrentHashMap<>();
 
@@ -78,10 +80,12 @@ final class DelayedTaskListenerContainer {
 		this.scheduler = scheduler;
 		this.metrics = metrics;
 		this.permits = new Semaphore(endpoint.concurrency());
+		this.acknowledger = new Acknowledger(queue, endpoint.queue());
 	}
 
 	void start() {
 		this.active = true;
+		this.acknowledger.start();
 		this.wakeSubscription = this.queue.onWake(this::wake);
 		long period = Math.max(1, this.settings.visibilityTimeout().toMillis() / 3);
 		this.extender = this.scheduler.scheduleWithFixedDelay(this::extendVisibility, period, period,
@@ -117,6 +121,7 @@ final class DelayedTaskListenerContainer {
 		if (this.extender != null) {
 			this.extender.cancel(false);
 		}
+		this.acknowledger.close(this.settings.shutdownTimeout());
 		// Their tasks are handed back: interrupt the handlers, they can no longer settle them
 		unfinished.forEach((delivery) -> {
 			Thread handler = this.running.get(delivery);
@@ -211,10 +216,13 @@ final class DelayedTaskListenerContainer {
 		long start = System.nanoTime();
 		this.metrics.lateness(this.endpoint.queue(), Duration.between(delivery.dueAt(), Instant.now()));
 		Outcome outcome;
+		boolean acknowledging = false;
 		try {
 			try {
 				this.adapter.invoke(delivery.payload(), new Context(delivery));
-				delivery.ack();
+				// The permit comes back once the acknowledgement was sent: until then the task is in flight
+				this.acknowledger.acknowledge(delivery, () -> finish(delivery));
+				acknowledging = true;
 				outcome = Outcome.SUCCESS;
 			}
 			catch (Exception | Error ex) {
@@ -227,10 +235,16 @@ final class DelayedTaskListenerContainer {
 					+ "'; it comes back after the visibility timeout", ex);
 		}
 		finally {
-			this.running.remove(delivery);
-			this.permits.release();
+			if (!acknowledging) {
+				finish(delivery);
+			}
 			Thread.interrupted(); // a pooled thread must not keep an interrupt meant for this task
 		}
+	}
+
+	private void finish(Delivery<Object> delivery) {
+		this.running.remove(delivery);
+		this.permits.release();
 	}
 
 	private Outcome settleFailure(Delivery<Object> delivery, Throwable ex) {

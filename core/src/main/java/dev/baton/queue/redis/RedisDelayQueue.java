@@ -214,6 +214,11 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	}
 
 	@Override
+	public void acknowledge(Collection<? extends Delivery<T>> deliveries) {
+		settle(Settlement.ACK, "", deliveries);
+	}
+
+	@Override
 	public void handBack(Collection<? extends Delivery<T>> deliveries) {
 		settle(Settlement.HAND_BACK, "", deliveries);
 	}
