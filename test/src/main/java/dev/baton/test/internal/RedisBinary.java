@@ -4,7 +4,8 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
+import java.net.JarURLConnection;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -51,7 +52,7 @@ final class RedisBinary {
 
 	private static Path extractEmbedded() {
 		String suffix = platformSuffix();
-		try (JarFile jar = new JarFile(embeddedJar().toFile())) {
+		try (JarFile jar = embeddedJar()) {
 			JarEntry entry = jar.stream()
 				.filter((candidate) -> candidate.getName().startsWith("redis-server-"))
 				.filter((candidate) -> candidate.getName().endsWith(suffix))
@@ -74,19 +75,16 @@ final class RedisBinary {
 		}
 	}
 
-	private static Path embeddedJar() {
-		var resource = RedisBinary.class.getClassLoader().getResource(EMBEDDED_MARKER_CLASS);
-		if (resource == null || !"jar".equals(resource.getProtocol())) {
+	// Through the jar URL, so that it also works when embedded-redis is nested in an
+	// application's executable jar; uncached, so that closing it does not close the class loader's.
+	private static JarFile embeddedJar() throws IOException {
+		URL resource = RedisBinary.class.getClassLoader().getResource(EMBEDDED_MARKER_CLASS);
+		if (resource == null || !(resource.openConnection() instanceof JarURLConnection connection)) {
 			throw new IllegalStateException("No redis-server on the PATH and com.github.codemonstur:embedded-redis "
 					+ "is not on the class path; install one of them");
 		}
-		String spec = resource.getPath();
-		try {
-			return Path.of(new java.net.URI(spec.substring(0, spec.indexOf("!/"))));
-		}
-		catch (URISyntaxException ex) {
-			throw new IllegalStateException("Unexpected embedded-redis location " + spec, ex);
-		}
+		connection.setUseCaches(false);
+		return connection.getJarFile();
 	}
 
 	private static String platformSuffix() {
