@@ -26,11 +26,30 @@ public final class LuaScripts {
 	 * @throws IllegalStateException if the script is missing
 	 */
 	public static <T> RedisScript<T> load(Class<?> anchor, String name, Class<T> resultType) {
+		return RedisScript.of(read(anchor, name), resultType);
+	}
+
+	/**
+	 * Loads a script that lies next to a class, behind a file of functions it shares with other
+	 * scripts.
+	 * @param anchor the class whose package holds both files
+	 * @param functions the file name of the shared functions
+	 * @param name the file name of the script
+	 * @param resultType the script's result type
+	 * @param <T> the result type
+	 * @return the script
+	 * @throws IllegalStateException if a file is missing
+	 */
+	public static <T> RedisScript<T> load(Class<?> anchor, String functions, String name, Class<T> resultType) {
+		return RedisScript.of(read(anchor, functions) + "\n" + read(anchor, name), resultType);
+	}
+
+	private static String read(Class<?> anchor, String name) {
 		try (InputStream text = anchor.getResourceAsStream(name)) {
 			if (text == null) {
 				throw new IllegalStateException("Missing Lua script " + name + " next to " + anchor.getName());
 			}
-			return RedisScript.of(new String(text.readAllBytes(), StandardCharsets.UTF_8), resultType);
+			return new String(text.readAllBytes(), StandardCharsets.UTF_8);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Cannot read Lua script " + name, ex);

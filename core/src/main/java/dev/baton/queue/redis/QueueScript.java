@@ -9,7 +9,8 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The Lua scripts that change and read a queue, loaded once from the resources next to this
- * class. Every script returns an array.
+ * class, each behind the functions they share ({@code common.lua}). Every script returns an
+ * array.
  */
 enum QueueScript {
 
@@ -34,7 +35,7 @@ enum QueueScript {
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private static RedisScript<List<Object>> listScript(String resource) {
-		return (RedisScript) LuaScripts.load(QueueScript.class, resource, List.class);
+		return (RedisScript) LuaScripts.load(QueueScript.class, "common.lua", resource, List.class);
 	}
 
 }

@@ -14,14 +14,6 @@ redis.replicate_commands()
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 
--- Runs a command whose arguments come in groups (e.g. score-member pairs) in slices that stay
--- below Lua's limit on unpacked values.
-local function callInSlices(command, key, args)
-	for i = 1, #args, 1000 do
-		redis.call(command, key, unpack(args, i, math.min(i + 999, #args)))
-	end
-end
-
 local expired = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now, 'LIMIT', 0, tonumber(ARGV[3]))
 if #expired > 0 then
 	callInSlices('ZREM', KEYS[4], expired)

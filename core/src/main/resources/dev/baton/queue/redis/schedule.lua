@@ -12,14 +12,6 @@ redis.replicate_commands()
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 
--- Runs a command whose arguments come in pairs in slices that stay below Lua's limit on
--- unpacked values.
-local function callInSlices(command, key, args)
-	for i = 1, #args, 1000 do
-		redis.call(command, key, unpack(args, i, math.min(i + 999, #args)))
-	end
-end
-
 local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local earliest = head[2] and tonumber(head[2])
 local relative = ARGV[1] == 'delay'

@@ -8,6 +8,8 @@
 --   letters with reason ARGV[2]), 'extend' (visibility deadline now + ARGV[2] ms)
 -- ARGV[3..] pairs: id, token
 -- Returns: one integer per delivery, 1 if it was current and is done, 0 if stale
+-- Cost: one command per delivery (its removal from the in-flight set, which also tells whether it
+-- was in flight) plus a few per call, so that a batch of acknowledgements stays cheap.
 redis.replicate_commands()
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -19,51 +21,57 @@ if requeues then
 	earliest = head[2] and tonumber(head[2])
 	first = tonumber(redis.call('GET', KEYS[5]) or '0')
 end
+local ids = {}
+for i = 3, #ARGV, 2 do
+	ids[#ids + 1] = ARGV[i]
+end
+local metas = hmgetInSlices(KEYS[3], ids)
 local sequence = first
 local wake = false
+local deleted = {}
 local results = {}
-for i = 3, #ARGV, 2 do
-	local id = ARGV[i]
-	local meta = redis.call('HGET', KEYS[3], id)
+for n, id in ipairs(ids) do
 	local scheduled, due, attempt, token, member
-	if meta then
-		scheduled, due, attempt, token, member = string.match(meta, '^(%d+)|(%d+)|(%d+)|(%d+)|(%d+)$')
+	if metas[n] then
+		scheduled, due, attempt, token, member = string.match(metas[n], '^(%d+)|(%d+)|(%d+)|(%d+)|(%d+)$')
 	end
-	if token == ARGV[i + 1] and redis.call('ZSCORE', KEYS[4], id) then
-		if action == 'extend' then
+	local current = token == ARGV[n * 2 + 2]
+	if current and action == 'extend' then
+		current = redis.call('ZSCORE', KEYS[4], id) ~= false
+		if current then
 			redis.call('ZADD', KEYS[4], string.format('%.0f', now + tonumber(ARGV[2])), id)
-		else
-			redis.call('ZREM', KEYS[4], id)
-			if action == 'ack' then
-				redis.call('HDEL', KEYS[2], id)
-				redis.call('HDEL', KEYS[3], id)
-			elseif action == 'dead' then
-				redis.call('ZADD', KEYS[7], string.format('%.0f', now), id)
-				redis.call('HSET', KEYS[8], id, redis.call('HGET', KEYS[2], id))
-				redis.call('HSET', KEYS[9], id, attempt .. '|' .. scheduled .. '|' .. ARGV[2])
-				redis.call('HDEL', KEYS[2], id)
-				redis.call('HDEL', KEYS[3], id)
-			else
-				if action == 'retry' then
-					due = now + tonumber(ARGV[2])
-					sequence = sequence + 1
-					member = string.format('%016.0f', sequence)
-				else
-					due = tonumber(due)
-					attempt = tonumber(attempt) - 1
-				end
-				redis.call('HSET', KEYS[3], id, string.format('%s|%.0f|%.0f|%s|%s', scheduled, due, attempt, token, member))
-				redis.call('ZADD', KEYS[1], string.format('%.0f', due), member .. id)
-				if earliest == nil or due < earliest then
-					wake = true
-					earliest = due
-				end
-			end
 		end
-		results[#results + 1] = 1
-	else
-		results[#results + 1] = 0
+	elseif current then
+		current = redis.call('ZREM', KEYS[4], id) == 1
 	end
+	if current and (action == 'ack' or action == 'dead') then
+		if action == 'dead' then
+			redis.call('ZADD', KEYS[7], string.format('%.0f', now), id)
+			redis.call('HSET', KEYS[8], id, redis.call('HGET', KEYS[2], id))
+			redis.call('HSET', KEYS[9], id, attempt .. '|' .. scheduled .. '|' .. ARGV[2])
+		end
+		deleted[#deleted + 1] = id
+	elseif current and requeues then
+		if action == 'retry' then
+			due = now + tonumber(ARGV[2])
+			sequence = sequence + 1
+			member = string.format('%016.0f', sequence)
+		else
+			due = tonumber(due)
+			attempt = tonumber(attempt) - 1
+		end
+		redis.call('HSET', KEYS[3], id, string.format('%s|%.0f|%.0f|%s|%s', scheduled, due, attempt, token, member))
+		redis.call('ZADD', KEYS[1], string.format('%.0f', due), member .. id)
+		if earliest == nil or due < earliest then
+			wake = true
+			earliest = due
+		end
+	end
+	results[n] = current and 1 or 0
+end
+if #deleted > 0 then
+	callInSlices('HDEL', KEYS[2], deleted)
+	callInSlices('HDEL', KEYS[3], deleted)
 end
 if requeues and sequence ~= first then
 	redis.call('SET', KEYS[5], string.format('%.0f', sequence))
