@@ -2,14 +2,18 @@ package dev.baton.queue.listener;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -24,12 +28,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Consumes one queue for one handler. A single loop thread claims at most as many tasks as there
- * are free handler permits (back-pressure), hands them to the handler executor, and then waits
- * for a free permit and for the next due time, a wake-up from the queue or {@code maxIdlePoll},
- * whichever comes first; after a full batch it claims again at once. While handlers run, the
- * visibility of all their deliveries is extended in one call every third of the visibility
- * timeout. Stopping stops claiming, waits up to {@code shutdownTimeout} for running handlers and
- * hands the rest back to the queue.
+ * are free permits (back-pressure: one per handler, plus the prefetch), puts them in line for up
+ * to {@code concurrency} workers on the handler executor, and then waits for a free permit and
+ * for the next due time, a wake-up from the queue or {@code maxIdlePoll}, whichever comes first;
+ * after a full batch it claims again at once. While tasks are held, the visibility of all their
+ * deliveries is extended in one call every third of the visibility timeout. Stopping stops
+ * claiming, hands back the tasks that did not start, waits up to {@code shutdownTimeout} for
+ * running handlers and hands the rest back to the queue.
  */
 final class DelayedTaskListenerContainer {
 
@@ -52,14 +57,23 @@ final class DelayedTaskListenerContainer {
 
 	private final HandlerMetrics metrics;
 
+	/** One per task this container may hold: its concurrency plus its prefetch. */
+	private final int capacity;
+
 	private final Semaphore permits;
+
+	/** Claimed deliveries waiting for a worker, in due order. */
+	private final Queue<Delivery<Object>> ready = new ConcurrentLinkedQueue<>();
+
+	/** Workers started on the handler executor, at most the concurrency. */
+	private final AtomicInteger workers = new AtomicInteger();
 
 	private final Acknowledger acknowledger;
 
 	/** Whether the last claim left due tasks behind; only the loop thread reads and writes it. */
 	private boolean backlog;
 
-	/** Deliveries dispatched and not settled, with the thread handling each once it started. */
+	/** Deliveries being handled and not settled, with the thread handling each. */
 	private final Map<Delivery<Object>, Thread> running = new ConcurrentHashMap<>();
 
 	private final ReentrantLock lock = new ReentrantLock();
@@ -85,7 +99,8 @@ final class DelayedTaskListenerContainer {
 		this.handlers = handlers;
 		this.scheduler = scheduler;
 		this.metrics = metrics;
-		this.permits = new Semaphore(endpoint.concurrency());
+		this.capacity = endpoint.concurrency() + settings.prefetch();
+		this.permits = new Semaphore(this.capacity);
 		this.acknowledger = new Acknowledger(queue, endpoint.queue());
 	}
 
@@ -103,8 +118,8 @@ final class DelayedTaskListenerContainer {
 	}
 
 	/**
-	 * Stop claiming, wait for running handlers up to the shutdown timeout, then hand back what is
-	 * still running.
+	 * Stop claiming, hand back the tasks that did not start, wait for running handlers up to the
+	 * shutdown timeout, then hand back what is still running.
 	 * @return the number of deliveries handed back
 	 */
 	int stop() {
@@ -112,17 +127,13 @@ final class DelayedTaskListenerContainer {
 		wake();
 		joinLoop();
 		closeWakeSubscription();
-		int all = this.endpoint.concurrency();
-		boolean finished = acquireAll(all);
+		List<Delivery<Object>> notStarted = takeReady();
+		handBack(notStarted);
+		this.permits.release(notStarted.size());
+		boolean finished = acquireAll(this.capacity);
 		List<Delivery<Object>> unfinished = List.copyOf(this.running.keySet());
-		if (!finished && !unfinished.isEmpty()) {
-			try {
-				this.queue.handBack(unfinished);
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Could not hand back " + unfinished.size() + " tasks of queue '" + this.endpoint.queue()
-						+ "'; they come back after the visibility timeout", ex);
-			}
+		if (!finished) {
+			handBack(unfinished);
 		}
 		if (this.extender != null) {
 			this.extender.cancel(false);
@@ -135,7 +146,29 @@ final class DelayedTaskListenerContainer {
 				handler.interrupt();
 			}
 		});
-		return finished ? 0 : unfinished.size();
+		return notStarted.size() + (finished ? 0 : unfinished.size());
+	}
+
+	private List<Delivery<Object>> takeReady() {
+		List<Delivery<Object>> taken = new ArrayList<>();
+		Delivery<Object> delivery;
+		while ((delivery = this.ready.poll()) != null) {
+			taken.add(delivery);
+		}
+		return taken;
+	}
+
+	private void handBack(List<Delivery<Object>> deliveries) {
+		if (deliveries.isEmpty()) {
+			return;
+		}
+		try {
+			this.queue.handBack(deliveries);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not hand back " + deliveries.size() + " tasks of queue '" + this.endpoint.queue()
+					+ "'; they come back after the visibility timeout", ex);
+		}
 	}
 
 	private void run() {
@@ -164,7 +197,7 @@ final class DelayedTaskListenerContainer {
 		}
 		int max = 1 + drainPermits(this.settings.batchSize() - 1);
 		if (this.backlog) {
-			max += gatherPermits(Math.min(this.settings.batchSize(), this.endpoint.concurrency()) - max);
+			max += gatherPermits(Math.min(this.settings.batchSize(), this.capacity) - max);
 		}
 		Claim<Object> claim;
 		try {
@@ -176,9 +209,8 @@ final class DelayedTaskListenerContainer {
 		}
 		List<Delivery<Object>> deliveries = claim.deliveries();
 		this.permits.release(max - deliveries.size());
-		for (Delivery<Object> delivery : deliveries) {
-			dispatch(delivery);
-		}
+		this.ready.addAll(deliveries);
+		startWorkers();
 		Duration nextDueIn = claim.nextDueIn();
 		this.backlog = nextDueIn != null && nextDueIn.isZero();
 		if (!this.backlog) {
@@ -219,21 +251,44 @@ final class DelayedTaskListenerContainer {
 		return taken;
 	}
 
-	private void dispatch(Delivery<Object> delivery) {
-		this.running.put(delivery, Thread.currentThread());
-		try {
-			this.handlers.execute(() -> handle(delivery));
+	/** Starts workers while deliveries wait and fewer than {@code concurrency} workers run. */
+	private void startWorkers() {
+		int started;
+		while (!this.ready.isEmpty() && (started = this.workers.get()) < this.endpoint.concurrency()) {
+			if (this.workers.compareAndSet(started, started + 1)) {
+				try {
+					this.handlers.execute(this::work);
+				}
+				catch (RuntimeException ex) {
+					// The executor refused the worker: give the waiting tasks back to the queue at once
+					this.workers.decrementAndGet();
+					List<Delivery<Object>> refused = takeReady();
+					handBack(refused);
+					this.permits.release(refused.size());
+					return;
+				}
+			}
 		}
-		catch (RuntimeException ex) {
-			// The executor refused the task: give it back to the queue at once
-			this.running.remove(delivery);
-			this.permits.release();
-			this.queue.handBack(List.of(delivery));
+	}
+
+	private void work() {
+		try {
+			Delivery<Object> delivery;
+			while (this.active && (delivery = this.ready.poll()) != null) {
+				handle(delivery);
+			}
+		}
+		finally {
+			this.workers.decrementAndGet();
+		}
+		// A delivery added after the last poll, while this worker still counted, would wait
+		if (this.active) {
+			startWorkers();
 		}
 	}
 
 	private void handle(Delivery<Object> delivery) {
-		this.running.replace(delivery, Thread.currentThread());
+		this.running.put(delivery, Thread.currentThread());
 		long start = System.nanoTime();
 		this.metrics.lateness(this.endpoint.queue(), Duration.between(delivery.dueAt(), Instant.now()));
 		Outcome outcome;
@@ -290,7 +345,9 @@ final class DelayedTaskListenerContainer {
 	}
 
 	private void extendVisibility() {
-		List<Delivery<Object>> deliveries = List.copyOf(this.running.keySet());
+		// Waiting ones first: one that starts meanwhile is then found running
+		List<Delivery<Object>> deliveries = new ArrayList<>(this.ready);
+		deliveries.addAll(this.running.keySet());
 		if (deliveries.isEmpty()) {
 			return;
 		}

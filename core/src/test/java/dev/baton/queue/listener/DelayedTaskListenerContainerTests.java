@@ -128,6 +128,68 @@ class DelayedTaskListenerContainerTests {
 	}
 
 	@Test
+	void prefetchClaimsAheadButRunsNoMoreHandlersThanItsConcurrency(RedisConnectionFactory connectionFactory) {
+		ConcurrentHandler handler = new ConcurrentHandler();
+		ListenerContext app = start(connectionFactory,
+				settings(Duration.ofSeconds(30), Duration.ofSeconds(1), 5, Duration.ofSeconds(5)), handler);
+		DelayQueue<Parcel> queue = app.queues.get("concurrent", Parcel.class);
+		handler.queue.set(queue);
+
+		for (int i = 0; i < 30; i++) {
+			queue.schedule("c-" + i, new Parcel("c-" + i, i), Duration.ZERO);
+		}
+
+		await().atMost(Duration.ofSeconds(20)).until(() -> handler.handled.size() == 30);
+		assertThat(handler.maxRunning.get()).isEqualTo(3);
+		// 3 handlers and up to 5 claimed tasks waiting for them, never more
+		assertThat(handler.maxInFlightSeen.get()).isBetween(4, 8);
+	}
+
+	@Test
+	void handsBackPrefetchedTasksAtOnceWhenStopping(RedisConnectionFactory connectionFactory) {
+		SlowHandler slow = new SlowHandler(Duration.ofSeconds(2));
+		SlowHandler successor = new SlowHandler(Duration.ZERO);
+		ListenerSettings settings = settings(Duration.ofSeconds(60), Duration.ofSeconds(1), 3, Duration.ofSeconds(10));
+		ListenerContext one = start(connectionFactory, settings, slow);
+		DelayQueue<Parcel> queue = one.queues.get("slow", Parcel.class);
+		for (int i = 1; i <= 4; i++) {
+			queue.schedule("s-" + i, new Parcel("s-" + i, i), Duration.ZERO);
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> slow.started.get() == 1 && queue.stats().inFlight() == 4);
+
+		Thread stopping = new Thread(() -> one.registry().stop());
+		stopping.start();
+		start(connectionFactory, settings, successor);
+
+		// the three waiting tasks move on while the running one still finishes where it started
+		await().atMost(Duration.ofSeconds(10)).until(() -> successor.finished.get() == 3);
+		assertThat(slow.finished.get()).isZero();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !stopping.isAlive());
+		assertThat(slow.finished.get()).isOne();
+		assertThat(slow.started.get() + successor.started.get()).isEqualTo(4);
+		await().atMost(Duration.ofSeconds(5)).until(() -> queue.stats().inFlight() == 0);
+		assertThat(queue.peek(10)).isEmpty();
+	}
+
+	@Test
+	void extendsVisibilityOfPrefetchedTasksWaitingLongerThanTheTimeout(RedisConnectionFactory connectionFactory) {
+		SlowHandler first = new SlowHandler(Duration.ofMillis(1500));
+		SlowHandler second = new SlowHandler(Duration.ZERO);
+		ListenerSettings settings = settings(Duration.ofSeconds(1), Duration.ofMillis(200), 2, Duration.ofSeconds(5));
+		ListenerContext one = start(connectionFactory, settings, first);
+		DelayQueue<Parcel> queue = one.queues.get("slow", Parcel.class);
+		for (int i = 1; i <= 3; i++) {
+			queue.schedule("s-" + i, new Parcel("s-" + i, i), Duration.ZERO);
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> first.started.get() == 1 && queue.stats().inFlight() == 3);
+		start(connectionFactory, settings, second);
+
+		// the last task waits 3 s in the first instance, three times its visibility timeout
+		await().atMost(Duration.ofSeconds(15)).until(() -> first.finished.get() == 3);
+		assertThat(second.started.get()).isZero();
+	}
+
+	@Test
 	void extendsVisibilityOfHandlerSlowerThanItsTimeout(RedisConnectionFactory connectionFactory) {
 		SlowHandler first = new SlowHandler(Duration.ofSeconds(3));
 		SlowHandler second = new SlowHandler(Duration.ofSeconds(3));
@@ -149,8 +211,7 @@ class DelayedTaskListenerContainerTests {
 	void handsBackRunningTasksOnStop(RedisConnectionFactory connectionFactory) {
 		BlockingHandler blocked = new BlockingHandler();
 		SuccessorHandler successor = new SuccessorHandler();
-		ListenerSettings settings = new ListenerSettings(5, SHORT_BACKOFF, Duration.ofSeconds(60), 32,
-				Duration.ofSeconds(1), Duration.ofMillis(300));
+		ListenerSettings settings = settings(Duration.ofSeconds(60), Duration.ofSeconds(1), 0, Duration.ofMillis(300));
 		ListenerContext one = start(connectionFactory, settings, blocked);
 		one.queues.get("blocking", Parcel.class).schedule("b-1", new Parcel("b-1", 1), Duration.ZERO);
 		await().atMost(Duration.ofSeconds(10)).until(() -> blocked.started.getCount() == 0);
@@ -251,7 +312,12 @@ class DelayedTaskListenerContainerTests {
 	}
 
 	private static ListenerSettings settings(Duration visibilityTimeout, Duration maxIdlePoll) {
-		return new ListenerSettings(5, SHORT_BACKOFF, visibilityTimeout, 32, maxIdlePoll, Duration.ofSeconds(5));
+		return settings(visibilityTimeout, maxIdlePoll, 0, Duration.ofSeconds(5));
+	}
+
+	private static ListenerSettings settings(Duration visibilityTimeout, Duration maxIdlePoll, int prefetch,
+			Duration shutdownTimeout) {
+		return new ListenerSettings(5, SHORT_BACKOFF, visibilityTimeout, 32, prefetch, maxIdlePoll, shutdownTimeout);
 	}
 
 	private static long msToNanos(long millis) {
