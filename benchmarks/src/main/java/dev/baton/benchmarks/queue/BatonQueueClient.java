@@ -20,15 +20,31 @@ final class BatonQueueClient implements QueueClient {
 
 	static final String QUEUE = "bench";
 
+	/** The prefetch of the {@code baton-prefetch} implementation: a few claims' worth. */
+	static final int PREFETCH = 256;
+
 	private final ConfigurableApplicationContext application;
 
 	private final DelayQueue<String> queue;
 
 	BatonQueueClient(String redisUrl, String queue, int consumers, TaskHandler handler) {
+		this(redisUrl, consumers, handler, 0);
+	}
+
+	private BatonQueueClient(String redisUrl, int consumers, TaskHandler handler, int prefetch) {
 		this.application = BatonApplication.start(redisUrl,
 				(context) -> context.registerBean(Handler.class, () -> new Handler(handler)),
-				"bench.consumers=" + consumers);
+				"bench.consumers=" + consumers, "baton.queue.prefetch=" + prefetch);
 		this.queue = this.application.getBean(DelayQueues.class).get(QUEUE, String.class);
+	}
+
+	/**
+	 * Clients whose container may hold {@code prefetch} claimed tasks beyond its consumers.
+	 * @param prefetch the {@code baton.queue.prefetch} setting
+	 * @return a factory of such clients
+	 */
+	static QueueImplementation.Factory withPrefetch(int prefetch) {
+		return (redisUrl, queue, consumers, handler) -> new BatonQueueClient(redisUrl, consumers, handler, prefetch);
 	}
 
 	@Override

@@ -10,6 +10,8 @@ public final class QueueImplementations {
 
 	public static List<QueueImplementation> all() {
 		return List.of(new QueueImplementation("baton", "scheduleAll", BatonQueueClient::new),
+				new QueueImplementation("baton-prefetch", "scheduleAll",
+						BatonQueueClient.withPrefetch(BatonQueueClient.PREFETCH)),
 				new QueueImplementation("redisson", "offerAsync, 1000 in flight", RedissonQueueClient::new));
 	}
 
