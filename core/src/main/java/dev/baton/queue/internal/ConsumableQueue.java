@@ -1,6 +1,7 @@
 package dev.baton.queue.internal;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 
@@ -62,9 +63,10 @@ public interface ConsumableQueue<T> extends DelayQueue<T> {
 	 * @param nextDueIn how long until the next waiting task falls due (Redis time), zero if
 	 * more are due now, or {@code null} if the queue holds no waiting task; shorter when an
 	 * in-flight delivery's visibility expires first (its task may have to be redelivered then)
+	 * @param serverTime the Redis server's clock when it made the claim
 	 * @param <T> the payload type
 	 */
-	record Claim<T>(List<Delivery<T>> deliveries, @Nullable Duration nextDueIn) {
+	record Claim<T>(List<Delivery<T>> deliveries, @Nullable Duration nextDueIn, Instant serverTime) {
 
 	}
 

@@ -76,6 +76,12 @@ final class DelayedTaskListenerContainer {
 	/** Deliveries being handled and not settled, with the thread handling each. */
 	private final Map<Delivery<Object>, Thread> running = new ConcurrentHashMap<>();
 
+	/**
+	 * How far the Redis server's clock is ahead of this JVM's, as of the last claim: due times are
+	 * server times, so lateness is measured on the server's clock, not on a skewed local one.
+	 */
+	private volatile Duration serverClockAhead = Duration.ZERO;
+
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private final Condition wakeUp = this.lock.newCondition();
@@ -207,6 +213,7 @@ final class DelayedTaskListenerContainer {
 			this.permits.release(max);
 			throw ex;
 		}
+		this.serverClockAhead = Duration.between(Instant.now(), claim.serverTime());
 		List<Delivery<Object>> deliveries = claim.deliveries();
 		this.permits.release(max - deliveries.size());
 		this.ready.addAll(deliveries);
@@ -290,7 +297,8 @@ final class DelayedTaskListenerContainer {
 	private void handle(Delivery<Object> delivery) {
 		this.running.put(delivery, Thread.currentThread());
 		long start = System.nanoTime();
-		this.metrics.lateness(this.endpoint.queue(), Duration.between(delivery.dueAt(), Instant.now()));
+		Instant serverNow = Instant.now().plus(this.serverClockAhead);
+		this.metrics.lateness(this.endpoint.queue(), Duration.between(delivery.dueAt(), serverNow));
 		Outcome outcome;
 		boolean acknowledging = false;
 		try {

@@ -191,6 +191,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 				Validate.timeoutMillis(visibilityTimeout),
 				Integer.toString(REQUEUE_BATCH));
 		List<Object> reply = QueueScript.CLAIM.run(this.redis, this.keys.forClaim(), args);
+		Instant serverTime = Instant.ofEpochMilli(Long.parseLong((String) reply.get(0)));
 		long nextDueIn = Long.parseLong((String) reply.get(1));
 		List<Delivery<T>> deliveries = new ArrayList<>((reply.size() - 2) / 3);
 		for (int i = 2; i < reply.size(); i += 3) {
@@ -205,7 +206,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 						List.of(id, meta.token()));
 			}
 		}
-		return new Claim<>(deliveries, (nextDueIn < 0) ? null : Duration.ofMillis(nextDueIn));
+		return new Claim<>(deliveries, (nextDueIn < 0) ? null : Duration.ofMillis(nextDueIn), serverTime);
 	}
 
 	@Override
