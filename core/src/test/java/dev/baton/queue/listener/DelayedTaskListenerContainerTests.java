@@ -112,16 +112,8 @@ class DelayedTaskListenerContainerTests {
 
 	@Test
 	void neverRunsMoreHandlersThanItsConcurrency(RedisConnectionFactory connectionFactory) {
-		ConcurrentHandler handler = new ConcurrentHandler();
-		ListenerContext app = start(connectionFactory, defaults(), handler);
-		DelayQueue<Parcel> queue = app.queues.get("concurrent", Parcel.class);
-		handler.queue.set(queue);
+		ConcurrentHandler handler = handleThirtyTasks(connectionFactory, defaults());
 
-		for (int i = 0; i < 30; i++) {
-			queue.schedule("c-" + i, new Parcel("c-" + i, i), Duration.ZERO);
-		}
-
-		await().atMost(Duration.ofSeconds(20)).until(() -> handler.handled.size() == 30);
 		assertThat(handler.maxRunning.get()).isEqualTo(3);
 		// back-pressure: what is not running waits in Redis, never claimed ahead
 		assertThat(handler.maxInFlightSeen.get()).isLessThanOrEqualTo(3);
@@ -129,20 +121,24 @@ class DelayedTaskListenerContainerTests {
 
 	@Test
 	void prefetchClaimsAheadButRunsNoMoreHandlersThanItsConcurrency(RedisConnectionFactory connectionFactory) {
-		ConcurrentHandler handler = new ConcurrentHandler();
-		ListenerContext app = start(connectionFactory,
-				settings(Duration.ofSeconds(30), Duration.ofSeconds(1), 5, Duration.ofSeconds(5)), handler);
-		DelayQueue<Parcel> queue = app.queues.get("concurrent", Parcel.class);
-		handler.queue.set(queue);
+		ConcurrentHandler handler = handleThirtyTasks(connectionFactory,
+				settings(Duration.ofSeconds(30), Duration.ofSeconds(1), 5, Duration.ofSeconds(5)));
 
-		for (int i = 0; i < 30; i++) {
-			queue.schedule("c-" + i, new Parcel("c-" + i, i), Duration.ZERO);
-		}
-
-		await().atMost(Duration.ofSeconds(20)).until(() -> handler.handled.size() == 30);
 		assertThat(handler.maxRunning.get()).isEqualTo(3);
 		// 3 handlers and up to 5 claimed tasks waiting for them, never more
 		assertThat(handler.maxInFlightSeen.get()).isBetween(4, 8);
+	}
+
+	private ConcurrentHandler handleThirtyTasks(RedisConnectionFactory connectionFactory, ListenerSettings settings) {
+		ConcurrentHandler handler = new ConcurrentHandler();
+		ListenerContext app = start(connectionFactory, settings, handler);
+		DelayQueue<Parcel> queue = app.queues.get("concurrent", Parcel.class);
+		handler.queue.set(queue);
+		for (int i = 0; i < 30; i++) {
+			queue.schedule("c-" + i, new Parcel("c-" + i, i), Duration.ZERO);
+		}
+		await().atMost(Duration.ofSeconds(20)).until(() -> handler.handled.size() == 30);
+		return handler;
 	}
 
 	@Test
@@ -151,11 +147,7 @@ class DelayedTaskListenerContainerTests {
 		SlowHandler successor = new SlowHandler(Duration.ZERO);
 		ListenerSettings settings = settings(Duration.ofSeconds(60), Duration.ofSeconds(1), 3, Duration.ofSeconds(10));
 		ListenerContext one = start(connectionFactory, settings, slow);
-		DelayQueue<Parcel> queue = one.queues.get("slow", Parcel.class);
-		for (int i = 1; i <= 4; i++) {
-			queue.schedule("s-" + i, new Parcel("s-" + i, i), Duration.ZERO);
-		}
-		await().atMost(Duration.ofSeconds(10)).until(() -> slow.started.get() == 1 && queue.stats().inFlight() == 4);
+		DelayQueue<Parcel> queue = claimAllWithOneStarted(one, slow, 4);
 
 		Thread stopping = new Thread(() -> one.registry().stop());
 		stopping.start();
@@ -176,17 +168,23 @@ class DelayedTaskListenerContainerTests {
 		SlowHandler first = new SlowHandler(Duration.ofMillis(1500));
 		SlowHandler second = new SlowHandler(Duration.ZERO);
 		ListenerSettings settings = settings(Duration.ofSeconds(1), Duration.ofMillis(200), 2, Duration.ofSeconds(5));
-		ListenerContext one = start(connectionFactory, settings, first);
-		DelayQueue<Parcel> queue = one.queues.get("slow", Parcel.class);
-		for (int i = 1; i <= 3; i++) {
-			queue.schedule("s-" + i, new Parcel("s-" + i, i), Duration.ZERO);
-		}
-		await().atMost(Duration.ofSeconds(10)).until(() -> first.started.get() == 1 && queue.stats().inFlight() == 3);
+		claimAllWithOneStarted(start(connectionFactory, settings, first), first, 3);
 		start(connectionFactory, settings, second);
 
 		// the last task waits 3 s in the first instance, three times its visibility timeout
 		await().atMost(Duration.ofSeconds(15)).until(() -> first.finished.get() == 3);
 		assertThat(second.started.get()).isZero();
+	}
+
+	/** Schedules tasks on the slow queue and waits until they are all claimed and one started. */
+	private static DelayQueue<Parcel> claimAllWithOneStarted(ListenerContext app, SlowHandler handler, int tasks) {
+		DelayQueue<Parcel> queue = app.queues.get("slow", Parcel.class);
+		for (int i = 1; i <= tasks; i++) {
+			queue.schedule("s-" + i, new Parcel("s-" + i, i), Duration.ZERO);
+		}
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> handler.started.get() == 1 && queue.stats().inFlight() == tasks);
+		return queue;
 	}
 
 	@Test
