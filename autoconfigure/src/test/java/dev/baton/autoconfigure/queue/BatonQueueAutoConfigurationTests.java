@@ -147,7 +147,8 @@ class BatonQueueAutoConfigurationTests {
 	@EnabledForJreRange(min = JRE.JAVA_21)
 	void runsHandlersOnVirtualThreadsWhenEnabled(RedisServer server) {
 		redis(server).withUserConfiguration(OrderApplication.class)
-			.withPropertyValues("spring.threads.virtual.enabled=true")
+			.withPropertyValues("spring.threads.virtual.enabled=true",
+					"baton.queue.queues.numbers.payload-type=java.lang.Long")
 			.run((context) -> {
 				context.getBean(OrderService.class).byType.schedule(new Order("v-1", 1), Duration.ZERO);
 				OrderHandler handler = context.getBean(OrderHandler.class);

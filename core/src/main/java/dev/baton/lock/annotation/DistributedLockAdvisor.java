@@ -25,7 +25,7 @@ import org.springframework.core.Ordered;
  * transaction advisor's default, so that the lock is taken before a transaction on the same
  * method begins and released after it has committed or rolled back.
  */
-public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements BeanFactoryAware {
+public final class DistributedLockAdvisor extends AbstractPointcutAdvisor implements BeanFactoryAware {
 
 	/** The default order: just outside {@code @Transactional} with its default order. */
 	public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 1;

@@ -151,7 +151,7 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 	private Executor handlerExecutor(DelayedTaskEndpoint endpoint) {
 		String prefix = "baton-queue-" + endpoint.queue() + "-";
 		if (this.virtualThreads) {
-			// One virtual thread per task; the container's permits bound how many run at once
+			// A virtual thread per worker; the container starts at most concurrency workers
 			SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor(prefix);
 			executor.setVirtualThreads(true);
 			this.onStop.add(executor::close);
