@@ -15,7 +15,9 @@ import org.springframework.data.redis.core.script.RedisScript;
 /** The lock's Redis commands: each one atomic, one script or one command. */
 final class LockCommands {
 
-	private static final RedisScript<List<?>> ACQUIRE = script("acquire.lua");
+	private static final RedisScript<List<?>> ACQUIRE = fencingScript("acquire.lua", List.class);
+
+	private static final RedisScript<Long> HAND_OFF = fencingScript("handoff.lua", Long.class);
 
 	private static final RedisScript<Long> RELEASE = script("release.lua", Long.class);
 
@@ -50,11 +52,44 @@ final class LockCommands {
 	}
 
 	/**
+	 * Passes the lock from {@code owner} to {@code newOwner} if {@code owner} still holds it.
+	 * @return the new owner's fencing token, or 0 when {@code owner} no longer held the lock
+	 */
+	long handOff(LockKeys keys, String owner, String newOwner, long leaseMillis, long fenceMillis) {
+		return this.redis.execute(HAND_OFF, List.of(keys.lock(), keys.fence()), owner, newOwner,
+				String.valueOf(leaseMillis), String.valueOf(fenceMillis));
+	}
+
+	/**
 	 * Deletes the lock if {@code owner} holds it ({@code ""}: whoever holds it), publishing to
-	 * waiters.
+	 * waiters if one marked the lock.
 	 */
 	boolean release(LockKeys keys, String owner) {
-		return this.redis.execute(RELEASE, List.of(keys.lock(), keys.waiting()), owner, keys.channel()) == 1;
+		return this.redis.execute(RELEASE, List.of(keys.lock(), keys.waiting()), owner, keys.channel(), "")
+				!= Released.NOT_HELD.ordinal();
+	}
+
+	/**
+	 * Deletes the lock if {@code owner} holds it, publishing to waiters whether or not one marked
+	 * the lock, so that every instance's waiters compete for it.
+	 */
+	Released yieldToAll(LockKeys keys, String owner) {
+		long result = this.redis.execute(RELEASE, List.of(keys.lock(), keys.waiting()), owner, keys.channel(), "1");
+		return Released.values()[(int) result];
+	}
+
+	/** The outcome of a release, in the order of release.lua's results. */
+	enum Released {
+
+		/** The lock was not held by the owner: lost. */
+		NOT_HELD,
+
+		/** Deleted. */
+		RELEASED,
+
+		/** Deleted on yielding, and waiters of other instances listen for it. */
+		AWAITED_ELSEWHERE
+
 	}
 
 	/** Keeps the lock for {@code keepMillis} more, out of reach of its owner's renewals. */
@@ -92,13 +127,14 @@ final class LockCommands {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
 
-	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private static RedisScript<List<?>> script(String name) {
-		return (RedisScript) script(name, List.class);
-	}
-
 	private static <T> RedisScript<T> script(String name, Class<T> resultType) {
 		return LuaScripts.load(LockCommands.class, name, resultType);
+	}
+
+	/** A script that issues fencing tokens, loaded behind the function that does it. */
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static <T> RedisScript<T> fencingScript(String name, Class<?> resultType) {
+		return (RedisScript) LuaScripts.load(LockCommands.class, "fence.lua", name, resultType);
 	}
 
 }

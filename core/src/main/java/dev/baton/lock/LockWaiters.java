@@ -1,5 +1,9 @@
 package dev.baton.lock;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -8,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.baton.lock.LockCommands.Released;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.Message;
@@ -19,12 +24,28 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
  * Where the threads of this JVM wait for locks. Waiters of one lock share a room: one
- * subscription to the lock's release channel, and a turn so that only the first of them asks
- * Redis while the others wait in line behind it. A release, published by Redis or made by this
- * JVM, wakes the thread whose turn it is; without one it tries again when the holder's lease
- * would run out.
+ * subscription to the lock's release channel, and a line in order of arrival. Only the first in
+ * line asks Redis: a release, published by Redis or made by this JVM, wakes it, and without one
+ * it asks again when the holder's lease would run out.
+ *
+ * <p>A holder in this JVM hands the lock to the first waiter in line that is not asking Redis at
+ * that moment, in one script that changes the owner: the lock is never free in between, so no
+ * other thread or instance can take it, and the waiter needs no round trip of its own. While a
+ * thread of this JVM holds the lock, nobody in line asks Redis. So that waiters on other
+ * instances are not starved, after {@value #MAX_TURNS_IN_A_ROW} turns in a row within this JVM
+ * the lock is released through Redis; if other instances' waiters listen for it, this JVM's
+ * waiters stand back until one of those has had it, or for at most {@value #YIELD_MILLIS} ms.
  */
 final class LockWaiters implements AutoCloseable {
+
+	/** Turns within this JVM before a release goes through Redis, open to every instance. */
+	static final int MAX_TURNS_IN_A_ROW = 16;
+
+	/** How long this JVM's waiters stand back after yielding the lock to another instance's. */
+	static final long YIELD_MILLIS = 10;
+
+	/** Cap of one wait for a release, so that a waiter refreshes its waiting marker. */
+	static final long MAX_WAIT_STEP_MILLIS = 30_000;
 
 	/** How long a new room waits for Redis to confirm its subscription before it goes on anyway. */
 	private static final long SUBSCRIBE_TIMEOUT_MILLIS = 1000;
@@ -33,8 +54,17 @@ final class LockWaiters implements AutoCloseable {
 
 	private final Map<String, Room> rooms = new ConcurrentHashMap<>();
 
+	private final ReentrantLock[] stripes = new ReentrantLock[64];
 
-	LockWaiters(RedisConnectionFactory connectionFactory) {
+	private final LockCommands commands;
+
+	/** How this JVM's owner ids begin, which tells its own release messages from other instances'. */
+	private final byte[] ownerPrefix;
+
+	LockWaiters(RedisConnectionFactory connectionFactory, LockCommands commands, String ownerPrefix) {
+		this.commands = commands;
+		this.ownerPrefix = ownerPrefix.getBytes(StandardCharsets.UTF_8);
+		Arrays.setAll(this.stripes, (i) -> new ReentrantLock());
 		this.container.setConnectionFactory(connectionFactory);
 		// Listeners only signal a condition: no need for a thread per message.
 		this.container.setTaskExecutor(Runnable::run);
@@ -47,50 +77,33 @@ final class LockWaiters implements AutoCloseable {
 		this.container.start();
 	}
 
-	/** One attempt to take the lock. */
-	interface Attempt<T> {
+	/** One waiter's attempts to take the lock. */
+	interface Attempt {
 
-		/** The acquired result, or {@code null} with {@link #retryInMillis()} set. */
-		@Nullable T attempt();
+		/** The acquired lease, or {@code null} with {@link #retryInMillis()} set. */
+		@Nullable RedisLockLease attempt();
 
 		/** After a failed attempt, when the holder's lease runs out. */
 		long retryInMillis();
 
+		/** Takes the lock straight from a holder in this JVM: the new lease, or {@code null} if it was lost. */
+		@Nullable RedisLockLease takeOver(RedisLockLease holder);
+
 	}
 
 	/**
-	 * Waits in the lock's room until an attempt succeeds or the wait runs out.
+	 * Waits in line in the lock's room until an attempt succeeds, a holder of this JVM hands the
+	 * lock over, or the wait runs out.
 	 * @param waitNanos how long to wait; {@link Long#MAX_VALUE} waits for ever
-	 * @return the attempt's result, or {@code null} when the wait ran out
+	 * @return the lease, or {@code null} when the wait ran out
 	 * @throws InterruptedException if interrupted while {@code interruptible}
 	 */
-	<T> @Nullable T await(String channel, long waitNanos, boolean interruptible, Attempt<T> attempt)
+	@Nullable RedisLockLease await(String channel, long waitNanos, boolean interruptible, Attempt attempt)
 			throws InterruptedException {
 		Wait wait = new Wait(waitNanos, interruptible);
 		Room room = enter(channel);
 		try {
-			if (!wait.take(room.turn)) {
-				return null;
-			}
-			try {
-				room.awaitSubscription();
-				while (true) {
-					long releases = room.releases();
-					T result = attempt.attempt();
-					if (result != null) {
-						return result;
-					}
-					long remaining = wait.remainingNanos();
-					if (remaining <= 0) {
-						return null;
-					}
-					long retry = TimeUnit.MILLISECONDS.toNanos(Math.max(attempt.retryInMillis(), 1));
-					room.awaitRelease(releases, Math.min(remaining, retry), wait);
-				}
-			}
-			finally {
-				room.turn.unlock();
-			}
+			return room.awaitLock(attempt, wait);
 		}
 		finally {
 			leave(room);
@@ -98,32 +111,94 @@ final class LockWaiters implements AutoCloseable {
 		}
 	}
 
-	/** Wakes this JVM's waiters of a lock that this JVM released. */
+	/** Whether threads of this JVM wait for the lock, so that a newcomer should get in line. */
+	boolean isAwaited(String channel) {
+		return this.rooms.containsKey(channel);
+	}
+
+	/**
+	 * Releases a lock that this JVM holds: hands it to a waiter in line, if one is ready and the
+	 * lock has not been handed on too often in a row; otherwise releases it in Redis.
+	 * @param holder the lease being released
+	 * @return {@code true} if the lock was still held, {@code false} if it had been lost
+	 */
+	boolean release(RedisLockLease holder) {
+		Room room = this.rooms.get(holder.keys().channel());
+		if (room == null) {
+			return this.commands.release(holder.keys(), holder.owner());
+		}
+		Claim claim = room.claim();
+		Offer offer = claim.offer();
+		if (claim.yield()) {
+			Released released = this.commands.yieldToAll(holder.keys(), holder.owner());
+			if (released == Released.AWAITED_ELSEWHERE) {
+				room.standBack();
+			}
+			room.signal(false);
+			return released != Released.NOT_HELD;
+		}
+		if (offer == null) {
+			boolean held = this.commands.release(holder.keys(), holder.owner());
+			room.signal(false);
+			return held;
+		}
+		RedisLockLease lease = null;
+		try {
+			lease = offer.waiter.takeOver(holder);
+		}
+		finally {
+			room.complete(offer, lease);
+		}
+		return lease != null;
+	}
+
+	/** Wakes this JVM's waiters of a lock that this JVM released in Redis, or lost. */
 	void released(String channel) {
 		Room room = this.rooms.get(channel);
 		if (room != null) {
-			room.signal();
+			room.signal(false);
 		}
 	}
 
 	private Room enter(String channel) {
-		Room room = this.rooms.compute(channel, (key, existing) -> {
-			Room entered = (existing != null) ? existing : new Room(key);
-			entered.users++;
-			return entered;
-		});
-		room.subscribe();
-		return room;
+		ReentrantLock stripe = stripe(channel);
+		stripe.lock();
+		try {
+			Room room = this.rooms.get(channel);
+			if (room == null) {
+				room = new Room(channel);
+				this.rooms.put(channel, room);
+				this.container.addMessageListener(room, room.channel);
+			}
+			room.users++;
+			return room;
+		}
+		finally {
+			stripe.unlock();
+		}
 	}
 
 	private void leave(Room room) {
-		boolean empty = this.rooms.computeIfPresent(room.channel.getTopic(), (key, existing) -> {
-			existing.users--;
-			return (existing.users == 0) ? null : existing;
-		}) == null;
-		if (empty) {
-			this.container.removeMessageListener(room, room.channel);
+		ReentrantLock stripe = stripe(room.channel.getTopic());
+		stripe.lock();
+		try {
+			if (--room.users == 0) {
+				this.rooms.remove(room.channel.getTopic());
+				this.container.removeMessageListener(room, room.channel);
+			}
 		}
+		finally {
+			stripe.unlock();
+		}
+	}
+
+	/**
+	 * The lock that orders entering and leaving the rooms of a channel. The container must see
+	 * the old room's listener removed before the next room's is added: interleaved, the
+	 * channel could end up unsubscribed under the next room.
+	 */
+	private ReentrantLock stripe(String channel) {
+		return this.stripes[Math.floorMod(channel.hashCode(), this.stripes.length)];
 	}
 
 	@Override
@@ -135,6 +210,46 @@ final class LockWaiters implements AutoCloseable {
 		catch (Exception ex) {
 			throw new IllegalStateException("Could not close the lock waiters' subscription", ex);
 		}
+	}
+
+	private static long millisToNanos(long millis) {
+		return TimeUnit.MILLISECONDS.toNanos(Math.max(Math.min(millis, MAX_WAIT_STEP_MILLIS), 1));
+	}
+
+	/** A waiter in line; guarded by its room's signals. */
+	private static final class Offer {
+
+		private final Attempt waiter;
+
+		/** Signalled when this waiter is handed the lock or becomes first in line. */
+		private final Condition wake;
+
+		private boolean asking;
+
+		private boolean claimed;
+
+		private boolean completed;
+
+		private @Nullable RedisLockLease lease;
+
+		Offer(Attempt waiter, Condition wake) {
+			this.waiter = waiter;
+			this.wake = wake;
+		}
+
+	}
+
+	/**
+	 * What a release of this JVM's holder does.
+	 * @param offer the waiter to hand the lock to, or {@code null} to release it in Redis
+	 * @param yield whether to let every instance's waiters compete for it
+	 */
+	private record Claim(@Nullable Offer offer, boolean yield) {
+
+		static final Claim NOBODY = new Claim(null, false);
+
+		static final Claim YIELD = new Claim(null, true);
+
 	}
 
 	/** Remaining wait time, and whether interrupts end it. */
@@ -158,20 +273,18 @@ final class LockWaiters implements AutoCloseable {
 			return this.forever ? Long.MAX_VALUE : this.deadline - System.nanoTime();
 		}
 
-		boolean take(ReentrantLock turn) throws InterruptedException {
-			while (true) {
-				try {
-					return turn.tryLock(remainingNanos(), TimeUnit.NANOSECONDS);
-				}
-				catch (InterruptedException ex) {
-					interrupted(ex);
-				}
-			}
-		}
-
 		void await(Condition condition, long nanos) throws InterruptedException {
 			try {
 				condition.awaitNanos(nanos);
+			}
+			catch (InterruptedException ex) {
+				interrupted(ex);
+			}
+		}
+
+		void await(CountDownLatch latch, long nanos) throws InterruptedException {
+			try {
+				latch.await(nanos, TimeUnit.NANOSECONDS);
 			}
 			catch (InterruptedException ex) {
 				interrupted(ex);
@@ -199,62 +312,58 @@ final class LockWaiters implements AutoCloseable {
 
 		private final ChannelTopic channel;
 
-		private final ReentrantLock turn = new ReentrantLock(true);
-
 		private final ReentrantLock signals = new ReentrantLock();
 
-		private final Condition released = this.signals.newCondition();
+		private final Deque<Offer> line = new ArrayDeque<>();
 
 		private final CountDownLatch subscribed = new CountDownLatch(1);
 
-		private boolean subscribing;
-
+		/** Releases seen in Redis or made here: the first in line asks Redis after each. */
 		private long releases;
 
-		/** Guarded by the rooms map's compute. */
+		/** The lease of a thread of this JVM that took the lock in this room, until a release. */
+		private @Nullable RedisLockLease holder;
+
+		/** Releases of this JVM's holders while this JVM's threads waited, since the last yield. */
+		private int turnsInARow;
+
+		/**
+		 * Whether this JVM's waiters stand back after yielding: until another instance releases
+		 * the lock, or {@link #standingBackUntil}.
+		 */
+		private boolean standingBack;
+
+		private long standingBackUntil;
+
+		/** Guarded by the channel's stripe. */
 		private int users;
 
 		Room(String channel) {
 			this.channel = ChannelTopic.of(channel);
 		}
 
-		void subscribe() {
-			this.signals.lock();
-			try {
-				if (this.subscribing) {
-					return;
-				}
-				this.subscribing = true;
-			}
-			finally {
-				this.signals.unlock();
-			}
-			LockWaiters.this.container.addMessageListener(this, this.channel);
-		}
-
-		void awaitSubscription() throws InterruptedException {
+		@Nullable RedisLockLease awaitLock(Attempt attempt, Wait wait) throws InterruptedException {
 			// Bounded: a missed release only delays the next attempt to the holder's lease end.
-			this.subscribed.await(SUBSCRIBE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-		}
-
-		long releases() {
+			wait.await(this.subscribed,
+					Math.min(TimeUnit.MILLISECONDS.toNanos(SUBSCRIBE_TIMEOUT_MILLIS), wait.remainingNanos()));
 			this.signals.lock();
 			try {
-				return this.releases;
-			}
-			finally {
-				this.signals.unlock();
-			}
-		}
-
-		void awaitRelease(long seen, long nanos, Wait wait) throws InterruptedException {
-			long deadline = System.nanoTime() + nanos;
-			this.signals.lock();
-			try {
-				long remaining = nanos;
-				while (this.releases == seen && remaining > 0) {
-					wait.await(this.released, remaining);
-					remaining = deadline - System.nanoTime();
+				Offer offer = new Offer(attempt, this.signals.newCondition());
+				this.line.addLast(offer);
+				try {
+					return takeTurns(offer, wait);
+				}
+				catch (InterruptedException ex) {
+					RedisLockLease lease = offer.claimed ? handedOver(offer) : null;
+					if (lease == null) {
+						throw ex;
+					}
+					// The hand-off began before the interrupt: take the lock, keep the interrupt.
+					Thread.currentThread().interrupt();
+					return lease;
+				}
+				finally {
+					leaveLine(offer);
 				}
 			}
 			finally {
@@ -262,11 +371,160 @@ final class LockWaiters implements AutoCloseable {
 			}
 		}
 
-		void signal() {
+		/** Waits in line, asking Redis when first, until the lock is taken or the wait runs out. */
+		private @Nullable RedisLockLease takeTurns(Offer offer, Wait wait) throws InterruptedException {
+			long asked = -1;
+			long retryAt = 0;
+			while (true) {
+				if (offer.claimed) {
+					RedisLockLease lease = handedOver(offer);
+					if (lease != null) {
+						return lease;
+					}
+					// The holder had lost the lock: ask Redis.
+					offer.claimed = false;
+					offer.completed = false;
+					asked = -1;
+				}
+				RedisLockLease holder = knownHolder();
+				boolean first = this.line.peekFirst() == offer;
+				long standingBack = standingBackNanos();
+				if (first && holder == null && standingBack == 0
+						&& (asked != this.releases || System.nanoTime() - retryAt >= 0)) {
+					asked = this.releases;
+					RedisLockLease lease = ask(offer);
+					if (lease != null) {
+						this.holder = lease;
+						return lease;
+					}
+					retryAt = System.nanoTime() + millisToNanos(offer.waiter.retryInMillis());
+					continue;
+				}
+				long remaining = wait.remainingNanos();
+				if (remaining <= 0) {
+					return null;
+				}
+				if (first) {
+					// Wait for a hand-off while the holder's lease lasts, or for a release until the next try.
+					long step = (holder != null) ? millisToNanos(holder.validForMillis())
+							: (standingBack > 0) ? standingBack : retryAt - System.nanoTime();
+					remaining = Math.min(remaining, Math.max(step, 1));
+				}
+				wait.await(offer.wake, remaining);
+			}
+		}
+
+		/** One attempt in Redis, made outside the signals lock so that holders can release meanwhile. */
+		private @Nullable RedisLockLease ask(Offer offer) {
+			offer.asking = true;
+			this.signals.unlock();
+			try {
+				return offer.waiter.attempt();
+			}
+			finally {
+				this.signals.lock();
+				offer.asking = false;
+			}
+		}
+
+		private @Nullable RedisLockLease handedOver(Offer offer) {
+			while (!offer.completed) {
+				offer.wake.awaitUninterruptibly();
+			}
+			return offer.lease;
+		}
+
+		private void leaveLine(Offer offer) {
+			boolean wasFirst = this.line.peekFirst() == offer;
+			this.line.remove(offer);
+			if (wasFirst) {
+				wakeFirst();
+			}
+		}
+
+		private void wakeFirst() {
+			Offer first = this.line.peekFirst();
+			if (first != null) {
+				first.wake.signal();
+			}
+		}
+
+		private @Nullable RedisLockLease knownHolder() {
+			return (this.holder != null && this.holder.isValid()) ? this.holder : null;
+		}
+
+		/**
+		 * Claims the first waiter in line that is not asking Redis, to hand the lock to. Whether
+		 * handed over or released here for the first in line to take, the lock stays in this JVM;
+		 * after {@value #MAX_TURNS_IN_A_ROW} such turns in a row, it yields.
+		 */
+		Claim claim() {
+			this.signals.lock();
+			try {
+				if (this.line.isEmpty()) {
+					return Claim.NOBODY;
+				}
+				if (this.turnsInARow >= MAX_TURNS_IN_A_ROW) {
+					this.turnsInARow = 0;
+					return Claim.YIELD;
+				}
+				this.turnsInARow++;
+				for (Offer offer : this.line) {
+					if (!offer.asking && !offer.claimed) {
+						offer.claimed = true;
+						return new Claim(offer, false);
+					}
+				}
+				return Claim.NOBODY;
+			}
+			finally {
+				this.signals.unlock();
+			}
+		}
+
+		void complete(Offer offer, @Nullable RedisLockLease lease) {
+			this.signals.lock();
+			try {
+				offer.lease = lease;
+				offer.completed = true;
+				this.holder = lease;
+				offer.wake.signal();
+			}
+			finally {
+				this.signals.unlock();
+			}
+		}
+
+		/** Lets another instance's waiter take the lock just yielded. */
+		void standBack() {
+			this.signals.lock();
+			try {
+				this.standingBack = true;
+				this.standingBackUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(YIELD_MILLIS);
+			}
+			finally {
+				this.signals.unlock();
+			}
+		}
+
+		/** How much longer this JVM's waiters stand back; 0 when they may ask. */
+		private long standingBackNanos() {
+			long remaining = this.standingBackUntil - System.nanoTime();
+			this.standingBack = this.standingBack && remaining > 0;
+			return this.standingBack ? remaining : 0;
+		}
+
+		/**
+		 * Notes a release and wakes the first in line.
+		 * @param byOtherInstance whether another instance released the lock, which ends standing back
+		 */
+		void signal(boolean byOtherInstance) {
 			this.signals.lock();
 			try {
 				this.releases++;
-				this.released.signalAll();
+				this.holder = null;
+				this.standingBack = this.standingBack && !byOtherInstance;
+				wakeFirst();
 			}
 			finally {
 				this.signals.unlock();
@@ -275,7 +533,14 @@ final class LockWaiters implements AutoCloseable {
 
 		@Override
 		public void onMessage(Message message, byte @Nullable [] pattern) {
-			signal();
+			signal(!isOwn(message.getBody()));
+		}
+
+		/** Whether the release message names an owner of this JVM. */
+		private boolean isOwn(byte[] releasedOwner) {
+			byte[] prefix = LockWaiters.this.ownerPrefix;
+			return releasedOwner.length >= prefix.length
+					&& Arrays.equals(releasedOwner, 0, prefix.length, prefix, 0, prefix.length);
 		}
 
 		@Override

@@ -1,6 +1,7 @@
 package dev.baton.lock;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
@@ -71,6 +72,13 @@ final class RedisLockLease implements LockLease {
 	public boolean isValid() {
 		Duration leaseTime = this.request.leaseTime();
 		return this.state.get() == State.HELD && (leaseTime == null || heldNanos() < leaseTime.toNanos());
+	}
+
+	/** How much longer this lease is valid: until released or lost if the watchdog renews it. */
+	long validForMillis() {
+		Duration leaseTime = this.request.leaseTime();
+		return (leaseTime != null) ? Math.max(TimeUnit.NANOSECONDS.toMillis(leaseTime.toNanos() - heldNanos()), 0)
+				: Long.MAX_VALUE;
 	}
 
 	@Override

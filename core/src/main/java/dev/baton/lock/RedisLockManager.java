@@ -25,7 +25,8 @@ import org.springframework.util.Assert;
  * a fencing token made from the Redis server's clock. Releasing is one compare-and-delete script
  * that only the owner's unique id passes. Waiting threads are woken by a release, published only
  * when someone waits, or otherwise try again when the holder's lease runs out; threads of this JVM
- * waiting for one lock take turns, so only one of them asks Redis at a time. Locks taken without
+ * waiting for one lock take turns, so only one of them asks Redis at a time, and a holder in this
+ * JVM hands the lock straight to the next of them in one script. Locks taken without
  * a lease time are renewed by a watchdog every third of the lease, in one pipeline for all of
  * them.
  *
@@ -42,9 +43,6 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	 */
 	static final Duration FENCE_MEMORY = Duration.ofMinutes(10);
 
-	/** Cap of one wait for a release, so that a waiter refreshes its waiting marker. */
-	private static final long MAX_WAIT_STEP_MILLIS = 30_000;
-
 	private final LockCommands commands;
 
 	private final String keyPrefix;
@@ -55,7 +53,8 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 
 	private final LockMetrics metrics;
 
-	private final String instanceId = UUID.randomUUID().toString();
+	/** Start of this manager's owner ids: unique, so that no other instance can pass for an owner. */
+	private final String ownerPrefix = UUID.randomUUID() + ":";
 
 	private final AtomicLong acquisitions = new AtomicLong();
 
@@ -77,7 +76,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		this.metrics = (builder.meterRegistry != null) ? MicrometerLockMetrics.of(builder.meterRegistry)
 				: LockMetrics.NONE;
 		this.metrics.activeLocks(this.held::size);
-		this.waiters = new LockWaiters(builder.connectionFactory);
+		this.waiters = new LockWaiters(builder.connectionFactory, this.commands, this.ownerPrefix);
 		this.watchdog = new LockWatchdog(this.commands, this.leaseTime,
 				() -> this.held.stream().filter(RedisLockLease::isRenewed).toList(), this::lost);
 	}
@@ -121,10 +120,13 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		LockKeys keys = LockKeys.of(this.keyPrefix, request.name());
 		long waitNanos = request.waitTime().toNanos();
 		try {
-			RedisLockLease lease = new Attempt(request, keys, waitNanos).attempt();
+			Attempt attempt = new Attempt(request, keys, waitNanos);
+			// A newcomer that may wait gets in line behind this JVM's waiters instead of barging.
+			boolean inLine = waitNanos > 0 && this.waiters.isAwaited(keys.channel());
+			RedisLockLease lease = inLine ? null : attempt.attempt();
 			if (lease == null && waitNanos > 0) {
 				lease = this.waiters.await(keys.channel(), waitNanos - (System.nanoTime() - start), interruptible,
-						new Attempt(request, keys, waitNanos));
+						attempt);
 			}
 			this.metrics.acquisition(request.group(),
 					(lease != null) ? LockMetrics.Outcome.ACQUIRED : LockMetrics.Outcome.TIMEOUT,
@@ -137,11 +139,14 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		}
 	}
 
-	/** Releases a lease in Redis; {@code false} if its lock had expired or been taken. */
+	/**
+	 * Releases a lease: hands its lock to a waiter of this JVM, or deletes it in Redis.
+	 * @return {@code false} if its lock had expired or been taken
+	 */
 	boolean release(RedisLockLease lease) {
 		forget(lease);
-		boolean released = this.commands.release(lease.keys(), lease.owner());
-		this.waiters.released(lease.keys().channel());
+		boolean released = this.closed.get() ? releaseInRedis(lease.keys(), lease.owner())
+				: this.waiters.release(lease);
 		if (!released) {
 			reportLost(lease, "its lease ran out before it was released");
 		}
@@ -151,7 +156,10 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	/** Stops renewing a lease and lets its lock expire after {@code keep}. */
 	void keep(RedisLockLease lease, Duration keep) {
 		forget(lease);
-		if (!this.commands.keep(lease.keys(), lease.owner(), Math.max(keep.toMillis(), 1))) {
+		boolean kept = this.commands.keep(lease.keys(), lease.owner(), Math.max(keep.toMillis(), 1));
+		// Waiters of this JVM may wait for a hand-off: they learn the lock's new expiry from Redis.
+		this.waiters.released(lease.keys().channel());
+		if (!kept) {
 			reportLost(lease, "its lease ran out before it was released");
 		}
 	}
@@ -161,10 +169,17 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	}
 
 	boolean forceUnlock(String name) {
-		LockKeys keys = LockKeys.of(this.keyPrefix, name);
-		boolean deleted = this.commands.release(keys, "");
+		return releaseInRedis(LockKeys.of(this.keyPrefix, name), "");
+	}
+
+	private boolean releaseInRedis(LockKeys keys, String owner) {
+		boolean deleted = this.commands.release(keys, owner);
 		this.waiters.released(keys.channel());
 		return deleted;
+	}
+
+	private String nextOwner() {
+		return this.ownerPrefix + this.acquisitions.incrementAndGet();
 	}
 
 	private void forget(RedisLockLease lease) {
@@ -176,6 +191,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	private void lost(RedisLockLease lease) {
 		if (lease.markLost()) {
 			forget(lease);
+			this.waiters.released(lease.keys().channel());
 			reportLost(lease, "the watchdog found it expired or taken");
 		}
 	}
@@ -204,8 +220,8 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		this.waiters.close();
 	}
 
-	/** One attempt to take a lock, remembering when to try again. */
-	private final class Attempt implements LockWaiters.Attempt<RedisLockLease> {
+	/** Attempts to take a lock, remembering when to try again. */
+	private final class Attempt implements LockWaiters.Attempt {
 
 		private final LockRequest request;
 
@@ -223,19 +239,36 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 
 		@Override
 		public @Nullable RedisLockLease attempt() {
-			Duration requested = this.request.leaseTime();
-			long leaseMillis = Math.max(((requested != null) ? requested : RedisLockManager.this.leaseTime).toMillis(),
-					1);
-			long waitingMillis = (this.waitNanos > 0) ? MAX_WAIT_STEP_MILLIS * 2 : 0;
-			String owner = RedisLockManager.this.instanceId + ":"
-					+ RedisLockManager.this.acquisitions.incrementAndGet();
+			long leaseMillis = leaseMillis();
+			long waitingMillis = (this.waitNanos > 0) ? LockWaiters.MAX_WAIT_STEP_MILLIS * 2 : 0;
+			String owner = nextOwner();
 			long result = RedisLockManager.this.commands.acquire(this.keys, owner, leaseMillis,
 					leaseMillis + FENCE_MEMORY.toMillis(), waitingMillis);
 			if (result <= 0) {
-				this.retryInMillis = Math.min(-result, MAX_WAIT_STEP_MILLIS);
+				this.retryInMillis = -result;
 				return null;
 			}
-			RedisLockLease lease = new RedisLockLease(RedisLockManager.this, this.request, this.keys, owner, result);
+			return granted(owner, result);
+		}
+
+		@Override
+		public @Nullable RedisLockLease takeOver(RedisLockLease holder) {
+			long leaseMillis = leaseMillis();
+			String owner = nextOwner();
+			long token = RedisLockManager.this.commands.handOff(this.keys, holder.owner(), owner, leaseMillis,
+					leaseMillis + FENCE_MEMORY.toMillis());
+			return (token > 0) ? granted(owner, token) : null;
+		}
+
+		private long leaseMillis() {
+			Duration requested = this.request.leaseTime();
+			return Math.max(((requested != null) ? requested : RedisLockManager.this.leaseTime).toMillis(), 1);
+		}
+
+		/** The lease of an acquisition that Redis granted to {@code owner}. */
+		private RedisLockLease granted(String owner, long fencingToken) {
+			RedisLockLease lease = new RedisLockLease(RedisLockManager.this, this.request, this.keys, owner,
+					fencingToken);
 			RedisLockManager.this.held.add(lease);
 			return lease;
 		}

@@ -1,13 +1,20 @@
--- Deletes a lock held by the given owner (any owner when ARGV[1] is empty) and wakes its waiters.
+-- Deletes a lock held by the given owner (any owner when ARGV[1] is empty) and wakes its waiters
+-- with a message that names the owner, so that each instance tells its own releases from others'.
 -- KEYS[1] lock, KEYS[2] waiting marker
--- ARGV[1] owner id, or '' to release whoever holds it; ARGV[2] channel that waiters listen on
--- Returns 1 when deleted, 0 when the lock was not held (by that owner).
+-- ARGV[1] owner id, or '' to release whoever holds it; ARGV[2] channel that waiters listen on;
+-- ARGV[3] '1' when the releasing instance, whose waiters listen, yields the lock to other instances
+-- Returns 0 when the lock was not held (by that owner), 1 when deleted, 2 when deleted on yielding
+-- while another instance listens for it too.
 local owner = redis.call('GET', KEYS[1])
 if not owner or (ARGV[1] ~= '' and owner ~= ARGV[1]) then
 	return 0
 end
 redis.call('DEL', KEYS[1])
-if redis.call('EXISTS', KEYS[2]) == 1 then
-	redis.call('PUBLISH', ARGV[2], '')
+local yielding = ARGV[3] == '1'
+if yielding or redis.call('EXISTS', KEYS[2]) == 1 then
+	-- each instance with waiters subscribes once: more than one listener means other instances wait
+	if redis.call('PUBLISH', ARGV[2], owner) > 1 and yielding then
+		return 2
+	end
 end
 return 1

@@ -1,0 +1,17 @@
+-- The fencing token function that acquire.lua and handoff.lua share; LockCommands loads this file in
+-- front of them. Scripts that use it call redis.replicate_commands() before any write, as TIME is not
+-- deterministic.
+
+-- Issues the next fencing token of a lock: the server clock in microseconds, or one more than the last
+-- token if the clock stepped back or two acquisitions fell in one microsecond. The fence key keeps the
+-- last token for fenceMillis.
+local function issueToken(fenceKey, fenceMillis)
+	local now = redis.call('TIME')
+	local token = tonumber(now[1]) * 1000000 + tonumber(now[2])
+	local last = tonumber(redis.call('GET', fenceKey))
+	if last and last >= token then
+		token = last + 1
+	end
+	redis.call('SET', fenceKey, string.format('%d', token), 'PX', fenceMillis)
+	return token
+end

@@ -1,0 +1,229 @@
+package dev.baton.lock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.baton.test.RedisTest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** A holder hands its lock straight to a waiter of the same instance, and that never costs safety or fairness. */
+@RedisTest
+class RedisLockHandOffTests {
+
+	private final List<RedisLockManager> managers = new ArrayList<>();
+
+	private final ExecutorService threads = Executors.newCachedThreadPool();
+
+	private RedisConnectionFactory connectionFactory;
+
+	private StringRedisTemplate redis;
+
+	@BeforeEach
+	void setUp(RedisConnectionFactory connectionFactory, StringRedisTemplate redis) {
+		this.connectionFactory = connectionFactory;
+		this.redis = redis;
+	}
+
+	@AfterEach
+	void close() {
+		this.threads.shutdownNow();
+		this.managers.forEach(RedisLockManager::close);
+	}
+
+	private RedisLockManager manager() {
+		RedisLockManager manager = RedisLockManager.builder(this.connectionFactory).build();
+		this.managers.add(manager);
+		return manager;
+	}
+
+	@Test
+	void holderHandsTheLockToAWaiterOfItsJvmWithoutFreeingIt() throws Exception {
+		RedisLockManager locks = manager();
+		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
+		AtomicReference<Thread> waiter = new AtomicReference<>();
+		Future<LockLease> waited = this.threads.submit(() -> {
+			waiter.set(Thread.currentThread());
+			return locks.tryAcquire("doc", Duration.ofSeconds(20)).orElseThrow();
+		});
+		awaitInLine(waiter);
+		long deletesBefore = calls("del");
+
+		holder.release();
+
+		LockLease next = waited.get(5, TimeUnit.SECONDS);
+		assertThat(next.fencingToken()).isGreaterThan(holder.fencingToken());
+		assertThat(calls("del")).as("deletes of the lock key").isEqualTo(deletesBefore);
+		assertThat(manager().tryAcquire("doc", Duration.ZERO)).as("the lock is never free in between").isEmpty();
+		next.release();
+		assertThat(this.redis.hasKey("baton:lock:{doc}")).isFalse();
+	}
+
+	@Test
+	void waitersOfAnotherInstanceAreNotStarvedByHandOffs() throws Exception {
+		RedisLockManager first = manager();
+		RedisLockManager second = manager();
+		AtomicInteger inside = new AtomicInteger();
+		AtomicInteger overlaps = new AtomicInteger();
+		AtomicInteger[] pairs = { new AtomicInteger(), new AtomicInteger() };
+		AtomicInteger lastInstance = new AtomicInteger(-1);
+		AtomicInteger run = new AtomicInteger();
+		AtomicInteger longestRun = new AtomicInteger();
+		AtomicBoolean running = new AtomicBoolean(true);
+		List<Future<?>> results = new ArrayList<>();
+		for (int t = 0; t < 6; t++) {
+			int instance = t % 2;
+			RedisLockManager locks = (instance == 0) ? first : second;
+			results.add(this.threads.submit(() -> {
+				while (running.get()) {
+					LockLease lease = locks.tryAcquire("shared", Duration.ofSeconds(30)).orElseThrow();
+					if (inside.incrementAndGet() > 1) {
+						overlaps.incrementAndGet();
+					}
+					if (lastInstance.getAndSet(instance) != instance) {
+						run.set(0);
+					}
+					longestRun.accumulateAndGet(run.incrementAndGet(), Math::max);
+					inside.decrementAndGet();
+					pairs[instance].incrementAndGet();
+					lease.release();
+				}
+				return null;
+			}));
+		}
+		Thread.sleep(2000);
+		running.set(false);
+		for (Future<?> result : results) {
+			result.get(30, TimeUnit.SECONDS);
+		}
+
+		assertThat(overlaps).hasValue(0);
+		int total = pairs[0].get() + pairs[1].get();
+		assertThat(pairs).as("pairs per instance of %d", total)
+			.allSatisfy((count) -> assertThat(count.get()).isGreaterThan(total / 4));
+		// An instance keeps the lock for 16 hand-offs, then both compete: long runs mean starvation.
+		assertThat(longestRun).as("longest run of one instance").hasValueLessThan(500);
+	}
+
+	@Test
+	void waiterWhoseWaitRanOutIsNotHandedTheLock() {
+		RedisLockManager locks = manager();
+		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
+
+		assertThat(locks.tryAcquire("doc", Duration.ofMillis(300))).isEmpty();
+		holder.release();
+
+		assertThat(this.redis.hasKey("baton:lock:{doc}")).isFalse();
+	}
+
+	@Test
+	void interruptedWaiterIsNotHandedTheLock() throws Exception {
+		RedisLockManager locks = manager();
+		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
+		AtomicReference<Thread> waiter = new AtomicReference<>();
+		Future<Boolean> waited = this.threads.submit(() -> {
+			waiter.set(Thread.currentThread());
+			RedisLock lock = locks.getLock("doc");
+			try {
+				lock.lockInterruptibly();
+				return true;
+			}
+			catch (InterruptedException ex) {
+				return false;
+			}
+		});
+		awaitInLine(waiter);
+
+		waiter.get().interrupt();
+
+		assertThat(waited.get(5, TimeUnit.SECONDS)).as("acquired").isFalse();
+		holder.release();
+		assertThat(this.redis.hasKey("baton:lock:{doc}")).isFalse();
+	}
+
+	@Test
+	void lostLockIsNotHandedOnAndStaysWithItsNewOwner() throws Exception {
+		RedisLockManager locks = manager();
+		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
+		AtomicReference<Thread> waiter = new AtomicReference<>();
+		Future<LockLease> waited = this.threads.submit(() -> {
+			waiter.set(Thread.currentThread());
+			return locks.tryAcquire("doc", Duration.ofSeconds(20)).orElseThrow();
+		});
+		awaitInLine(waiter);
+		this.redis.opsForValue().set("baton:lock:{doc}", "someone else", Duration.ofSeconds(30));
+
+		holder.release();
+
+		assertThat(this.redis.opsForValue().get("baton:lock:{doc}")).isEqualTo("someone else");
+		awaitInLine(waiter);
+		assertThat(waited).isNotDone();
+		manager().getLock("doc").forceUnlock();
+		LockLease next = waited.get(5, TimeUnit.SECONDS);
+		assertThat(next.isValid()).isTrue();
+		next.release();
+	}
+
+	@Test
+	void newcomerOfTheJvmGetsInLineWithoutAskingRedis() throws Exception {
+		RedisLockManager locks = manager();
+		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
+		AtomicReference<Thread> first = new AtomicReference<>();
+		Future<LockLease> firstWaited = this.threads.submit(() -> {
+			first.set(Thread.currentThread());
+			return locks.tryAcquire("doc", Duration.ofSeconds(20)).orElseThrow();
+		});
+		awaitInLine(first);
+		long scriptCallsBefore = calls("evalsha");
+		AtomicReference<Thread> newcomer = new AtomicReference<>();
+		Future<LockLease> newcomerWaited = this.threads.submit(() -> {
+			newcomer.set(Thread.currentThread());
+			return locks.tryAcquire("doc", Duration.ofSeconds(20)).orElseThrow();
+		});
+		awaitInLine(newcomer);
+
+		assertThat(calls("evalsha")).as("script calls of the newcomer").isEqualTo(scriptCallsBefore);
+		holder.release();
+		LockLease firstLease = firstWaited.get(5, TimeUnit.SECONDS);
+		awaitInLine(newcomer);
+		firstLease.release();
+		newcomerWaited.get(5, TimeUnit.SECONDS).release();
+		assertThat(this.redis.hasKey("baton:lock:{doc}")).isFalse();
+	}
+
+	/** Waits until the thread waits in line for the lock, ready to be handed it. */
+	private static void awaitInLine(AtomicReference<Thread> waiter) {
+		await().atMost(Duration.ofSeconds(10)).until(() -> {
+			Thread thread = waiter.get();
+			return thread != null && thread.getState() == Thread.State.TIMED_WAITING
+					&& Arrays.stream(thread.getStackTrace()).anyMatch((frame) -> frame.getMethodName().equals("takeTurns"));
+		});
+	}
+
+	/** How often Redis ran a command, scripts' calls included. */
+	private long calls(String command) {
+		Properties stats = this.redis
+			.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info("commandstats"));
+		String line = stats.getProperty("cmdstat_" + command);
+		return (line != null) ? Long.parseLong(line.replaceAll("^calls=(\\d+),.*$", "$1")) : 0;
+	}
+
+}
