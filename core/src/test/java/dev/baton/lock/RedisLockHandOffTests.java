@@ -59,17 +59,13 @@ class RedisLockHandOffTests {
 	void holderHandsTheLockToAWaiterOfItsJvmWithoutFreeingIt() throws Exception {
 		RedisLockManager locks = manager();
 		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
-		AtomicReference<Thread> waiter = new AtomicReference<>();
-		Future<LockLease> waited = this.threads.submit(() -> {
-			waiter.set(Thread.currentThread());
-			return locks.tryAcquire("doc", Duration.ofSeconds(20)).orElseThrow();
-		});
-		awaitInLine(waiter);
+		Waiter waiter = startWaiter(locks);
+		awaitInLine(waiter.thread());
 		long deletesBefore = calls("del");
 
 		holder.release();
 
-		LockLease next = waited.get(5, TimeUnit.SECONDS);
+		LockLease next = waiter.lease().get(5, TimeUnit.SECONDS);
 		assertThat(next.fencingToken()).isGreaterThan(holder.fencingToken());
 		assertThat(calls("del")).as("deletes of the lock key").isEqualTo(deletesBefore);
 		assertThat(manager().tryAcquire("doc", Duration.ZERO)).as("the lock is never free in between").isEmpty();
@@ -163,21 +159,17 @@ class RedisLockHandOffTests {
 	void lostLockIsNotHandedOnAndStaysWithItsNewOwner() throws Exception {
 		RedisLockManager locks = manager();
 		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
-		AtomicReference<Thread> waiter = new AtomicReference<>();
-		Future<LockLease> waited = this.threads.submit(() -> {
-			waiter.set(Thread.currentThread());
-			return locks.tryAcquire("doc", Duration.ofSeconds(20)).orElseThrow();
-		});
-		awaitInLine(waiter);
+		Waiter waiter = startWaiter(locks);
+		awaitInLine(waiter.thread());
 		this.redis.opsForValue().set("baton:lock:{doc}", "someone else", Duration.ofSeconds(30));
 
 		holder.release();
 
 		assertThat(this.redis.opsForValue().get("baton:lock:{doc}")).isEqualTo("someone else");
-		awaitInLine(waiter);
-		assertThat(waited).isNotDone();
+		awaitInLine(waiter.thread());
+		assertThat(waiter.lease()).isNotDone();
 		manager().getLock("doc").forceUnlock();
-		LockLease next = waited.get(5, TimeUnit.SECONDS);
+		LockLease next = waiter.lease().get(5, TimeUnit.SECONDS);
 		assertThat(next.isValid()).isTrue();
 		next.release();
 	}
@@ -186,27 +178,32 @@ class RedisLockHandOffTests {
 	void newcomerOfTheJvmGetsInLineWithoutAskingRedis() throws Exception {
 		RedisLockManager locks = manager();
 		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
-		AtomicReference<Thread> first = new AtomicReference<>();
-		Future<LockLease> firstWaited = this.threads.submit(() -> {
-			first.set(Thread.currentThread());
-			return locks.tryAcquire("doc", Duration.ofSeconds(20)).orElseThrow();
-		});
-		awaitInLine(first);
+		Waiter first = startWaiter(locks);
+		awaitInLine(first.thread());
 		long scriptCallsBefore = calls("evalsha");
-		AtomicReference<Thread> newcomer = new AtomicReference<>();
-		Future<LockLease> newcomerWaited = this.threads.submit(() -> {
-			newcomer.set(Thread.currentThread());
-			return locks.tryAcquire("doc", Duration.ofSeconds(20)).orElseThrow();
-		});
-		awaitInLine(newcomer);
+		Waiter newcomer = startWaiter(locks);
+		awaitInLine(newcomer.thread());
 
 		assertThat(calls("evalsha")).as("script calls of the newcomer").isEqualTo(scriptCallsBefore);
 		holder.release();
-		LockLease firstLease = firstWaited.get(5, TimeUnit.SECONDS);
-		awaitInLine(newcomer);
+		LockLease firstLease = first.lease().get(5, TimeUnit.SECONDS);
+		awaitInLine(newcomer.thread());
 		firstLease.release();
-		newcomerWaited.get(5, TimeUnit.SECONDS).release();
+		newcomer.lease().get(5, TimeUnit.SECONDS).release();
 		assertThat(this.redis.hasKey("baton:lock:{doc}")).isFalse();
+	}
+
+	/** Starts a thread that waits up to 20 s for lock {@code doc}. */
+	private Waiter startWaiter(RedisLockManager locks) {
+		AtomicReference<Thread> thread = new AtomicReference<>();
+		Future<LockLease> lease = this.threads.submit(() -> {
+			thread.set(Thread.currentThread());
+			return locks.tryAcquire("doc", Duration.ofSeconds(20)).orElseThrow();
+		});
+		return new Waiter(thread, lease);
+	}
+
+	private record Waiter(AtomicReference<Thread> thread, Future<LockLease> lease) {
 	}
 
 	/** Waits until the thread waits in line for the lock, ready to be handed it. */
