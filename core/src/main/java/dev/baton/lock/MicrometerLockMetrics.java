@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -30,6 +31,10 @@ final class MicrometerLockMetrics implements LockMetrics {
 			.tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
 			.register(this.registry)
 			.record(nanos, TimeUnit.NANOSECONDS);
+		if (outcome == Outcome.ACQUIRED) {
+			// Registered at zero, so that an alert on its increase also sees the group's first loss.
+			lostCounter(group);
+		}
 	}
 
 	@Override
@@ -43,7 +48,14 @@ final class MicrometerLockMetrics implements LockMetrics {
 
 	@Override
 	public void lost(String group) {
-		this.registry.counter("baton.lock.lost", "lock", group).increment();
+		lostCounter(group).increment();
+	}
+
+	private Counter lostCounter(String group) {
+		return Counter.builder("baton.lock.lost")
+			.description("Locks found expired or taken by someone else while held")
+			.tag("lock", group)
+			.register(this.registry);
 	}
 
 	@Override

@@ -343,6 +343,9 @@ class RedisLockManagerTests {
 		assertThat(this.meters.get("baton.lock.acquire").tag("outcome", "timeout").timers()).hasSize(1);
 		assertThat(this.meters.get("baton.lock.active").gauges()).extracting((gauge) -> gauge.value())
 			.containsExactly(1.0);
+		assertThat(this.meters.get("baton.lock.lost").tag("lock", "busy").counter().count())
+			.as("lost counter, registered before any loss")
+			.isZero();
 		held.release();
 		assertThat(this.meters.get("baton.lock.held").tag("lock", "busy").timer().count()).isEqualTo(1);
 		assertThat(locks.withLock("busy", Duration.ZERO, () -> "done")).isEqualTo("done");
