@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -13,13 +12,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.baton.support.CommandStats;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,13 +60,13 @@ class RedisLockHandOffTests {
 		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
 		Waiter waiter = startWaiter(locks);
 		awaitInLine(waiter.thread());
-		long deletesBefore = calls("del");
+		long deletesBefore = CommandStats.calls(this.redis, "del");
 
 		holder.release();
 
 		LockLease next = waiter.lease().get(5, TimeUnit.SECONDS);
 		assertThat(next.fencingToken()).isGreaterThan(holder.fencingToken());
-		assertThat(calls("del")).as("deletes of the lock key").isEqualTo(deletesBefore);
+		assertThat(CommandStats.calls(this.redis, "del")).as("deletes of the lock key").isEqualTo(deletesBefore);
 		assertThat(manager().tryAcquire("doc", Duration.ZERO)).as("the lock is never free in between").isEmpty();
 		next.release();
 		assertThat(this.redis.hasKey("baton:lock:{doc}")).isFalse();
@@ -180,11 +179,11 @@ class RedisLockHandOffTests {
 		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
 		Waiter first = startWaiter(locks);
 		awaitInLine(first.thread());
-		long scriptCallsBefore = calls("evalsha");
+		long scriptCallsBefore = CommandStats.calls(this.redis, "evalsha");
 		Waiter newcomer = startWaiter(locks);
 		awaitInLine(newcomer.thread());
 
-		assertThat(calls("evalsha")).as("script calls of the newcomer").isEqualTo(scriptCallsBefore);
+		assertThat(CommandStats.calls(this.redis, "evalsha")).as("script calls of the newcomer").isEqualTo(scriptCallsBefore);
 		holder.release();
 		LockLease firstLease = first.lease().get(5, TimeUnit.SECONDS);
 		awaitInLine(newcomer.thread());
@@ -213,14 +212,6 @@ class RedisLockHandOffTests {
 			return thread != null && thread.getState() == Thread.State.TIMED_WAITING
 					&& Arrays.stream(thread.getStackTrace()).anyMatch((frame) -> frame.getMethodName().equals("takeTurns"));
 		});
-	}
-
-	/** How often Redis ran a command, scripts' calls included. */
-	private long calls(String command) {
-		Properties stats = this.redis
-			.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info("commandstats"));
-		String line = stats.getProperty("cmdstat_" + command);
-		return (line != null) ? Long.parseLong(line.replaceAll("^calls=(\\d+),.*$", "$1")) : 0;
 	}
 
 }

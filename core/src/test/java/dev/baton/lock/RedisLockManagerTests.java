@@ -11,6 +11,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.baton.support.CommandStats;
 import dev.baton.test.RedisTest;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -156,13 +157,13 @@ class RedisLockManagerTests {
 		RedisLock lock = locks.getLock("nested");
 		lock.lock();
 		long token = lock.getFencingToken();
-		long scriptCalls = scriptCalls();
+		long scriptCalls = CommandStats.calls(this.redis, "eval", "evalsha");
 
 		RedisLock again = locks.getLock("nested");
 		assertThat(again.tryLock()).isTrue();
 		again.lock();
 
-		assertThat(scriptCalls()).isEqualTo(scriptCalls);
+		assertThat(CommandStats.calls(this.redis, "eval", "evalsha")).isEqualTo(scriptCalls);
 		assertThat(lock.getHoldCount()).isEqualTo(3);
 		assertThat(again.getFencingToken()).isEqualTo(token);
 		again.unlock();
@@ -298,11 +299,12 @@ class RedisLockManagerTests {
 		}
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.redis.hasKey("baton:lock:{quiet}:waiting"));
 		Thread.sleep(300);
-		long before = scriptCalls();
+		long before = CommandStats.calls(this.redis, "eval", "evalsha");
 
 		Thread.sleep(1500);
 
-		assertThat(scriptCalls() - before).as("script calls while six threads wait").isZero();
+		assertThat(CommandStats.calls(this.redis, "eval", "evalsha") - before).as("script calls while six threads wait")
+			.isZero();
 		held.release();
 		for (Future<Boolean> result : results) {
 			assertThat(result.get(30, TimeUnit.SECONDS)).isTrue();
@@ -395,15 +397,6 @@ class RedisLockManagerTests {
 			.isThrownBy(() -> RedisLockManager.builder(this.connectionFactory).keyPrefix("app:{x}:"))
 			.withMessageContaining("braces");
 		assertThat(this.redis.keys("*")).isEmpty();
-	}
-
-	private long scriptCalls() {
-		String stats = String.valueOf(this.redis.execute((org.springframework.data.redis.core.RedisCallback<Object>) (
-				connection) -> connection.serverCommands().info("commandstats")));
-		return stats.lines()
-			.filter((line) -> line.startsWith("cmdstat_eval"))
-			.mapToLong((line) -> Long.parseLong(line.replaceAll(".*calls=(\\d+).*", "$1")))
-			.sum();
 	}
 
 }

@@ -3,7 +3,6 @@ package dev.baton.queue.listener;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -17,12 +16,12 @@ import dev.baton.queue.DelayQueue;
 import dev.baton.queue.TaskContext;
 import dev.baton.queue.annotation.Backoff;
 import dev.baton.queue.annotation.DelayedTask;
+import dev.baton.support.CommandStats;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -277,25 +276,12 @@ class DelayedTaskListenerContainerTests {
 		start(connectionFactory, settings(Duration.ofSeconds(30), Duration.ofMillis(500)), new RecordingHandler());
 		await().pollDelay(Duration.ofMillis(500)).until(() -> true);
 
-		long before = scriptCalls(redis);
+		long before = CommandStats.calls(redis, "eval", "evalsha");
 		await().pollDelay(Duration.ofSeconds(3)).until(() -> true);
-		long calls = scriptCalls(redis) - before;
+		long calls = CommandStats.calls(redis, "eval", "evalsha") - before;
 
 		// 3 s at one claim per 500 ms is 6; a loop with short sleeps would make hundreds
 		assertThat(calls).isBetween(3L, 9L);
-	}
-
-	private static long scriptCalls(StringRedisTemplate redis) {
-		Properties stats = redis.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands()
-			.info("commandstats"));
-		long calls = 0;
-		for (String command : List.of("cmdstat_evalsha", "cmdstat_eval")) {
-			String value = stats.getProperty(command);
-			if (value != null) {
-				calls += Long.parseLong(value.replaceAll("^calls=(\\d+),.*$", "$1"));
-			}
-		}
-		return calls;
 	}
 
 	private ListenerContext start(RedisConnectionFactory connectionFactory, ListenerSettings settings,
