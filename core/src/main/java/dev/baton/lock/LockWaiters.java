@@ -124,11 +124,7 @@ final class LockWaiters implements AutoCloseable {
 	 */
 	boolean release(RedisLockLease holder) {
 		Room room = this.rooms.get(holder.keys().channel());
-		if (room == null) {
-			return this.commands.release(holder.keys(), holder.owner());
-		}
-		Claim claim = room.claim();
-		Offer offer = claim.offer();
+		Claim claim = (room != null) ? room.claim() : Claim.NOBODY;
 		if (claim.yield()) {
 			Released released = this.commands.yieldToAll(holder.keys(), holder.owner());
 			if (released == Released.AWAITED_ELSEWHERE) {
@@ -137,10 +133,9 @@ final class LockWaiters implements AutoCloseable {
 			room.signal(false);
 			return released != Released.NOT_HELD;
 		}
+		Offer offer = claim.offer();
 		if (offer == null) {
-			boolean held = this.commands.release(holder.keys(), holder.owner());
-			room.signal(false);
-			return held;
+			return releaseInRedis(holder.keys(), holder.owner());
 		}
 		RedisLockLease lease = null;
 		try {
@@ -150,6 +145,17 @@ final class LockWaiters implements AutoCloseable {
 			room.complete(offer, lease);
 		}
 		return lease != null;
+	}
+
+	/**
+	 * Deletes a lock in Redis if {@code owner} holds it ({@code ""}: whoever holds it), and wakes
+	 * this JVM's waiters.
+	 * @return {@code true} if it was held
+	 */
+	boolean releaseInRedis(LockKeys keys, String owner) {
+		boolean held = this.commands.release(keys, owner);
+		released(keys.channel());
+		return held;
 	}
 
 	/** Wakes this JVM's waiters of a lock that this JVM released in Redis, or lost. */

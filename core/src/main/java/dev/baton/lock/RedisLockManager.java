@@ -145,7 +145,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	 */
 	boolean release(RedisLockLease lease) {
 		forget(lease);
-		boolean released = this.closed.get() ? releaseInRedis(lease.keys(), lease.owner())
+		boolean released = this.closed.get() ? this.waiters.releaseInRedis(lease.keys(), lease.owner())
 				: this.waiters.release(lease);
 		if (!released) {
 			reportLost(lease, "its lease ran out before it was released");
@@ -169,13 +169,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	}
 
 	boolean forceUnlock(String name) {
-		return releaseInRedis(LockKeys.of(this.keyPrefix, name), "");
-	}
-
-	private boolean releaseInRedis(LockKeys keys, String owner) {
-		boolean deleted = this.commands.release(keys, owner);
-		this.waiters.released(keys.channel());
-		return deleted;
+		return this.waiters.releaseInRedis(LockKeys.of(this.keyPrefix, name), "");
 	}
 
 	private String nextOwner() {
