@@ -1,18 +1,19 @@
 package dev.baton.lock;
 
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 import dev.baton.internal.LuaScripts;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.ReturnType;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
-/** The lock's Redis commands: each one atomic, one script or one command. */
+/**
+ * The lock's Redis commands: each one atomic, one script, bounded by the lock command timeout.
+ * Every failure is a {@link LockUnavailableException} that names the lock.
+ */
 final class LockCommands {
 
 	private static final RedisScript<List<?>> ACQUIRE = fencingScript("acquire.lua", List.class);
@@ -25,14 +26,18 @@ final class LockCommands {
 
 	private static final RedisScript<Long> KEEP = script("keep.lua", Long.class);
 
+	private static final RedisScript<Long> LOCKED = script("locked.lua", Long.class);
+
 	private static final long UNKNOWN_LEASE_MILLIS = 1000;
 
-	private final StringRedisTemplate redis;
+	private final TimedCalls calls;
 
-	LockCommands(RedisConnectionFactory connectionFactory) {
-		this.redis = new StringRedisTemplate(connectionFactory);
-		// Without this the template wraps each connection in a reflective proxy, on every call.
-		this.redis.setExposeConnection(true);
+	LockCommands(RedisConnectionFactory connectionFactory, Duration timeout) {
+		this.calls = new TimedCalls(connectionFactory, timeout);
+	}
+
+	Duration timeout() {
+		return this.calls.timeout();
 	}
 
 	/**
@@ -41,8 +46,9 @@ final class LockCommands {
 	 * @return the fencing token (positive), or minus the holder's remaining lease in ms (at most 0)
 	 */
 	long acquire(LockKeys keys, String owner, long leaseMillis, long fenceMillis, long waitingMillis) {
-		List<?> result = this.redis.execute(ACQUIRE, List.of(keys.lock(), keys.fence(), keys.waiting()), owner,
-				String.valueOf(leaseMillis), String.valueOf(fenceMillis), String.valueOf(waitingMillis));
+		List<?> result = (List<?>) this.calls.eval("acquire lock '" + keys.name() + "'", ACQUIRE,
+				List.of(keys.lock(), keys.fence(), keys.waiting()), owner, String.valueOf(leaseMillis),
+				String.valueOf(fenceMillis), String.valueOf(waitingMillis));
 		long value = ((Number) result.get(1)).longValue();
 		if (((Number) result.get(0)).longValue() == 1) {
 			return value;
@@ -56,8 +62,9 @@ final class LockCommands {
 	 * @return the new owner's fencing token, or 0 when {@code owner} no longer held the lock
 	 */
 	long handOff(LockKeys keys, String owner, String newOwner, long leaseMillis, long fenceMillis) {
-		return this.redis.execute(HAND_OFF, List.of(keys.lock(), keys.fence()), owner, newOwner,
-				String.valueOf(leaseMillis), String.valueOf(fenceMillis));
+		return number(this.calls.eval("hand over lock '" + keys.name() + "'", HAND_OFF,
+				List.of(keys.lock(), keys.fence()), owner, newOwner, String.valueOf(leaseMillis),
+				String.valueOf(fenceMillis)));
 	}
 
 	/**
@@ -65,8 +72,7 @@ final class LockCommands {
 	 * waiters if one marked the lock.
 	 */
 	boolean release(LockKeys keys, String owner) {
-		return this.redis.execute(RELEASE, List.of(keys.lock(), keys.waiting()), owner, keys.channel(), "")
-				!= Released.NOT_HELD.ordinal();
+		return release(keys, owner, "") != Released.NOT_HELD;
 	}
 
 	/**
@@ -74,7 +80,12 @@ final class LockCommands {
 	 * the lock, so that every instance's waiters compete for it.
 	 */
 	Released yieldToAll(LockKeys keys, String owner) {
-		long result = this.redis.execute(RELEASE, List.of(keys.lock(), keys.waiting()), owner, keys.channel(), "1");
+		return release(keys, owner, "1");
+	}
+
+	private Released release(LockKeys keys, String owner, String yielding) {
+		long result = number(this.calls.eval("release lock '" + keys.name() + "'", RELEASE,
+				List.of(keys.lock(), keys.waiting()), owner, keys.channel(), yielding));
 		return Released.values()[(int) result];
 	}
 
@@ -92,39 +103,47 @@ final class LockCommands {
 
 	}
 
+	/**
+	 * Sends a release without waiting for its reply: for a lock whose acquisition may or may not
+	 * have happened (no reply in time), so that it is not left held for a whole lease.
+	 */
+	void releaseQuietly(LockKeys keys, String owner) {
+		this.calls.sendQuietly(new TimedCalls.Script(RELEASE, List.of(keys.lock(), keys.waiting()), owner,
+				keys.channel(), ""));
+	}
+
 	/** Keeps the lock for {@code keepMillis} more, out of reach of its owner's renewals. */
 	boolean keep(LockKeys keys, String owner, long keepMillis) {
-		return this.redis.execute(KEEP, List.of(keys.lock(), keys.waiting()), owner, String.valueOf(keepMillis),
-				keys.channel()) == 1;
+		return number(this.calls.eval("keep lock '" + keys.name() + "'", KEEP, List.of(keys.lock(), keys.waiting()),
+				owner, String.valueOf(keepMillis), keys.channel())) == 1;
 	}
 
 	/**
-	 * Extends many locks in one pipeline.
-	 * @return for each lock in order, whether its owner still held it
+	 * Extends many locks at once: the scripts are sent together and their replies awaited up to
+	 * one deadline.
+	 * @return for each lock in order, whether its owner still held it, or {@code null} if Redis
+	 * did not answer for it
+	 * @throws LockUnavailableException if no connection could be had
 	 */
-	List<Boolean> extendAll(List<LockKeys> keys, List<String> owners, long leaseMillis) {
-		byte[] script = EXTEND.getScriptAsString().getBytes(StandardCharsets.UTF_8);
-		byte[] lease = bytes(String.valueOf(leaseMillis));
-		List<Object> results = this.redis.executePipelined((RedisCallback<?>) (connection) -> {
-			for (int i = 0; i < keys.size(); i++) {
-				connection.scriptingCommands()
-					.eval(script, ReturnType.INTEGER, 1, bytes(keys.get(i).lock()), bytes(owners.get(i)), lease);
-			}
-			return null;
-		});
-		List<Boolean> held = new ArrayList<>(results.size());
-		for (Object result : results) {
-			held.add(((Number) result).longValue() == 1);
+	List<@Nullable Boolean> extendAll(List<LockKeys> keys, List<String> owners, long leaseMillis, Duration timeout) {
+		List<TimedCalls.Script> scripts = new ArrayList<>(keys.size());
+		for (int i = 0; i < keys.size(); i++) {
+			scripts.add(new TimedCalls.Script(EXTEND, List.of(keys.get(i).lock()), owners.get(i),
+					String.valueOf(leaseMillis)));
+		}
+		List<@Nullable Boolean> held = new ArrayList<>(keys.size());
+		for (TimedCalls.Reply reply : this.calls.evalAll("renew " + keys.size() + " lock(s)", scripts, timeout)) {
+			held.add((reply.failure() != null) ? null : number(reply.value()) == 1);
 		}
 		return held;
 	}
 
 	boolean exists(LockKeys keys) {
-		return Boolean.TRUE.equals(this.redis.hasKey(keys.lock()));
+		return number(this.calls.eval("look up lock '" + keys.name() + "'", LOCKED, List.of(keys.lock()))) == 1;
 	}
 
-	private static byte[] bytes(String value) {
-		return value.getBytes(StandardCharsets.UTF_8);
+	private static long number(@Nullable Object reply) {
+		return ((Number) reply).longValue();
 	}
 
 	private static <T> RedisScript<T> script(String name, Class<T> resultType) {

@@ -18,11 +18,24 @@ public interface LockManager {
 
 	/**
 	 * Return the lock of the given name. Cheap: nothing is sent to Redis until the lock is used.
+	 * Its metrics are tagged with the {@linkplain LockRequest#defaultGroup(String) default group}
+	 * of the name: the part before the first colon ({@code inventory} for {@code inventory:42}).
 	 * @param name the lock name, not blank
 	 * @return the lock
-	 * @throws IllegalArgumentException if the name is blank
+	 * @throws IllegalArgumentException if the name is blank or too long
 	 */
-	RedisLock getLock(String name);
+	default RedisLock getLock(String name) {
+		return getLock(name, LockRequest.defaultGroup(name));
+	}
+
+	/**
+	 * Return the lock of the given name, its metrics tagged with the given group.
+	 * @param name the lock name, not blank, e.g. {@code inventory:42}
+	 * @param group the low-cardinality name that metrics are tagged with, e.g. {@code inventory}
+	 * @return the lock
+	 * @throws IllegalArgumentException if the name is blank or too long
+	 */
+	RedisLock getLock(String name, String group);
 
 	/**
 	 * Try to acquire the named lock, waiting up to {@code waitTime}. The lease is renewed by the

@@ -10,7 +10,8 @@ import org.springframework.util.Assert;
  * A request to acquire a lock, for {@link LockManager#tryAcquire(LockRequest)}.
  *
  * @param name the lock name, e.g. {@code order:42}
- * @param group the low-cardinality name that metrics are tagged with, e.g. {@code order}
+ * @param group the low-cardinality name that metrics are tagged with, e.g. {@code order}; by
+ * default the part of the name before its first colon
  * @param waitTime how long to wait for the lock; {@link Duration#ZERO} tries once
  * @param leaseTime how long the lock is held unless released earlier, or {@code null} to have
  * the watchdog renew it until it is released
@@ -31,8 +32,21 @@ public record LockRequest(String name, String group, Duration waitTime, @Nullabl
 	}
 
 	/**
-	 * Start a request for the named lock: tried once, renewed by the watchdog, tagged with its
-	 * own name.
+	 * The metric group of a lock name when none is given: the part before the first colon, so
+	 * that {@code inventory:42} and {@code inventory:43} share the group {@code inventory}; a name
+	 * without a colon is its own group. Names that carry ids without a colon should name their
+	 * group explicitly.
+	 * @param name the lock name
+	 * @return the group
+	 */
+	public static String defaultGroup(String name) {
+		int colon = name.indexOf(':');
+		return (colon > 0) ? name.substring(0, colon) : name;
+	}
+
+	/**
+	 * Start a request for the named lock: tried once, renewed by the watchdog, tagged with the
+	 * {@linkplain #defaultGroup(String) default group} of its name.
 	 * @param name the lock name
 	 * @return a builder
 	 */
@@ -91,8 +105,8 @@ public record LockRequest(String name, String group, Duration waitTime, @Nullabl
 		 * @throws IllegalArgumentException if a name is blank or a duration negative
 		 */
 		public LockRequest build() {
-			return new LockRequest(this.name, (this.group != null) ? this.group : this.name, this.waitTime,
-					this.leaseTime);
+			return new LockRequest(this.name, (this.group != null) ? this.group : defaultGroup(this.name),
+					this.waitTime, this.leaseTime);
 		}
 
 	}

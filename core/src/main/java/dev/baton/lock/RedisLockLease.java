@@ -6,7 +6,14 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
 
-/** A lease on a lock in Redis, released through the manager that granted it. */
+/**
+ * A lease on a lock in Redis, released through the manager that granted it.
+ *
+ * <p>The lease knows how long it is valid on this JVM's monotonic clock: until its lease time
+ * has passed since the last acquire or renewal that Redis acknowledged, counted from when that
+ * command was <em>sent</em>. Redis cannot have expired the key before then, whatever the network
+ * does afterwards; past it, the key may be gone and another owner may hold it.
+ */
 final class RedisLockLease implements LockLease {
 
 	enum State {
@@ -25,16 +32,30 @@ final class RedisLockLease implements LockLease {
 
 	private final long fencingToken;
 
-	private final long acquiredAt = System.nanoTime();
+	private final long acquiredAt;
+
+	private final long leaseNanos;
+
+	/** When the lease runs out unless renewed: last acknowledged command's send time plus the lease. */
+	private volatile long validUntil;
 
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
 
-	RedisLockLease(RedisLockManager manager, LockRequest request, LockKeys keys, String owner, long fencingToken) {
+	/**
+	 * Create the lease of an acquisition that Redis granted.
+	 * @param sentAt when the acquiring command was sent, on {@link System#nanoTime()}
+	 * @param leaseNanos the lease Redis set
+	 */
+	RedisLockLease(RedisLockManager manager, LockRequest request, LockKeys keys, String owner, long fencingToken,
+			long sentAt, long leaseNanos) {
 		this.manager = manager;
 		this.request = request;
 		this.keys = keys;
 		this.owner = owner;
 		this.fencingToken = fencingToken;
+		this.acquiredAt = sentAt;
+		this.leaseNanos = leaseNanos;
+		this.validUntil = sentAt + leaseNanos;
 	}
 
 	@Override
@@ -70,15 +91,26 @@ final class RedisLockLease implements LockLease {
 
 	@Override
 	public boolean isValid() {
-		Duration leaseTime = this.request.leaseTime();
-		return this.state.get() == State.HELD && (leaseTime == null || heldNanos() < leaseTime.toNanos());
+		return this.state.get() == State.HELD && !hasRunOut(System.nanoTime());
+	}
+
+	/** Whether the lease has run out by {@code now}: no renewal acknowledged in time. */
+	boolean hasRunOut(long now) {
+		return now - this.validUntil >= 0;
+	}
+
+	/** Notes a renewal that Redis acknowledged, sent at {@code sentAt}. */
+	void renewed(long sentAt) {
+		long until = sentAt + this.leaseNanos;
+		if (until - this.validUntil > 0) {
+			this.validUntil = until;
+		}
 	}
 
 	/** How much longer this lease is valid: until released or lost if the watchdog renews it. */
 	long validForMillis() {
-		Duration leaseTime = this.request.leaseTime();
-		return (leaseTime != null) ? Math.max(TimeUnit.NANOSECONDS.toMillis(leaseTime.toNanos() - heldNanos()), 0)
-				: Long.MAX_VALUE;
+		return isRenewed() ? Long.MAX_VALUE
+				: Math.max(TimeUnit.NANOSECONDS.toMillis(this.validUntil - System.nanoTime()), 0);
 	}
 
 	@Override

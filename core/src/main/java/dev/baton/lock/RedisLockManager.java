@@ -1,11 +1,17 @@
 package dev.baton.lock;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -30,8 +36,14 @@ import org.springframework.util.Assert;
  * a lease time are renewed by a watchdog every third of the lease, in one pipeline for all of
  * them.
  *
+ * <p>Every Redis call is bounded by the lock command timeout ({@link Builder#commandTimeout}),
+ * whatever the connection's own timeout, and fails with a {@link LockUnavailableException}. A
+ * lease whose renewals do not reach Redis in time is lost once its lease time has passed since
+ * the last acknowledged renewal was sent: {@link LockLease#isValid()} turns false and a
+ * {@link LockLostEvent} is published, also while Redis is unreachable.
+ *
  * <p>Create one per application with {@link #builder(RedisConnectionFactory)} and {@link #close()}
- * it on shutdown: closing releases every lock it holds.
+ * it on shutdown, once the code that holds its locks has returned ({@link #allReleased()}).
  */
 public final class RedisLockManager implements LockManager, AutoCloseable {
 
@@ -51,6 +63,17 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 
 	private final Consumer<LockLostEvent> lockLostListener;
 
+	/** Runs the lock-lost listener, so that a slow or failing listener cannot hold up renewals. */
+	private final ExecutorService events = Executors.newSingleThreadExecutor((task) -> {
+		Thread thread = new Thread(task, "baton-lock-events");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	private final int maxNameLength;
+
+	private final List<CompletableFuture<Void>> releaseAwaited = new ArrayList<>();
+
 	private final LockMetrics metrics;
 
 	/** Start of this manager's owner ids: unique, so that no other instance can pass for an owner. */
@@ -69,16 +92,16 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	private final AtomicBoolean closed = new AtomicBoolean();
 
 	private RedisLockManager(Builder builder) {
-		this.commands = new LockCommands(builder.connectionFactory);
+		this.commands = new LockCommands(builder.connectionFactory, builder.commandTimeout);
 		this.keyPrefix = builder.keyPrefix;
 		this.leaseTime = builder.leaseTime;
 		this.lockLostListener = builder.lockLostListener;
-		this.metrics = (builder.meterRegistry != null) ? MicrometerLockMetrics.of(builder.meterRegistry)
-				: LockMetrics.NONE;
+		this.maxNameLength = builder.maxNameLength;
+		this.metrics = (builder.meterRegistry != null)
+				? MicrometerLockMetrics.of(builder.meterRegistry, builder.maxMetricGroups) : LockMetrics.NONE;
 		this.metrics.activeLocks(this.held::size);
 		this.waiters = new LockWaiters(builder.connectionFactory, this.commands, this.ownerPrefix);
-		this.watchdog = new LockWatchdog(this.commands, this.leaseTime,
-				() -> this.held.stream().filter(RedisLockLease::isRenewed).toList(), this::lost);
+		this.watchdog = new LockWatchdog(this.commands, this.leaseTime, () -> this.held, this::lost, this::forget);
 	}
 
 	/**
@@ -91,9 +114,16 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	}
 
 	@Override
-	public RedisLock getLock(String name) {
+	public RedisLock getLock(String name, String group) {
+		checkName(name);
+		return new ThreadOwnedRedisLock(this, this.threadHolds, name, group);
+	}
+
+	private void checkName(String name) {
 		Assert.hasText(name, "Lock name must not be blank");
-		return new ThreadOwnedRedisLock(this, this.threadHolds, name);
+		Assert.isTrue(name.length() <= this.maxNameLength, () -> "Lock name of " + name.length()
+				+ " characters is longer than the maximum of " + this.maxNameLength + " (baton.lock.max-name-length): '"
+				+ name.substring(0, 64) + "...'");
 	}
 
 	@Override
@@ -116,6 +146,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		if (this.closed.get()) {
 			throw new IllegalStateException("Lock manager is closed; cannot acquire '" + request.name() + "'");
 		}
+		checkName(request.name());
 		long start = System.nanoTime();
 		LockKeys keys = LockKeys.of(this.keyPrefix, request.name());
 		long waitNanos = request.waitTime().toNanos();
@@ -176,41 +207,108 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		return this.ownerPrefix + this.acquisitions.incrementAndGet();
 	}
 
+	/** Stops tracking a lease: released, lost, or run out. */
 	private void forget(RedisLockLease lease) {
 		if (this.held.remove(lease)) {
 			this.metrics.held(lease.group(), lease.heldNanos());
+			if (this.held.isEmpty()) {
+				completeReleaseAwaited();
+			}
 		}
 	}
 
 	private void lost(RedisLockLease lease) {
 		if (lease.markLost()) {
 			forget(lease);
+			// Renewals stopped: release what may still be ours in Redis rather than leave it for a lease.
+			this.commands.releaseQuietly(lease.keys(), lease.owner());
 			this.waiters.released(lease.keys().channel());
-			reportLost(lease, "the watchdog found it expired or taken");
+			reportLost(lease, lease.hasRunOut(System.nanoTime())
+					? "no renewal reached Redis within its lease time" : "the watchdog found it expired or taken");
 		}
 	}
 
 	private void reportLost(RedisLockLease lease, String how) {
 		logger.warn("Lost lock '" + lease.name() + "' (fencing token " + lease.fencingToken() + "): " + how);
 		this.metrics.lost(lease.group());
-		this.lockLostListener.accept(new LockLostEvent(lease.name(), lease.group(), lease.fencingToken()));
+		LockLostEvent event = new LockLostEvent(lease.name(), lease.group(), lease.fencingToken());
+		this.events.execute(() -> {
+			try {
+				this.lockLostListener.accept(event);
+			}
+			catch (Throwable ex) {
+				logger.error("Lock-lost listener failed for " + event, ex);
+			}
+		});
 	}
 
-	/** Stops the watchdog and releases every lock this manager holds. Idempotent. */
+	/**
+	 * Completes once no lease of this manager is held any more: every holder has released, or
+	 * lost or outlived its lease. A graceful shutdown waits for it before it closes the manager.
+	 * @return a future that completes when nothing is held
+	 */
+	public CompletableFuture<Void> allReleased() {
+		CompletableFuture<Void> released = new CompletableFuture<>();
+		synchronized (this.releaseAwaited) {
+			this.releaseAwaited.add(released);
+		}
+		if (this.held.isEmpty()) {
+			completeReleaseAwaited();
+		}
+		return released;
+	}
+
+	private void completeReleaseAwaited() {
+		List<CompletableFuture<Void>> awaited;
+		synchronized (this.releaseAwaited) {
+			awaited = List.copyOf(this.releaseAwaited);
+			this.releaseAwaited.clear();
+		}
+		awaited.forEach((future) -> future.complete(null));
+	}
+
+	/** How many leases this manager holds now. */
+	public int heldCount() {
+		return this.held.size();
+	}
+
+	/**
+	 * Asks Redis whether it answers, within the lock command timeout.
+	 * @return the round trip time
+	 * @throws LockUnavailableException if Redis does not answer in time
+	 */
+	public Duration ping() {
+		long start = System.nanoTime();
+		this.commands.exists(LockKeys.of(this.keyPrefix, "baton:ping"));
+		return Duration.ofNanos(System.nanoTime() - start);
+	}
+
+	/** When the watchdog last renewed every lease it sent, or {@code null} if it never has. */
+	public @Nullable Instant lastRenewal() {
+		return this.watchdog.lastRenewal();
+	}
+
+	/** Why the watchdog's last renewal failed, or {@code null} if it succeeded or none was due. */
+	public @Nullable Throwable lastRenewalFailure() {
+		return this.watchdog.lastFailure();
+	}
+
+	/**
+	 * Stops the watchdog and the waiters' subscription. Leases still held are not deleted, since
+	 * their holders may still run: they expire with their lease (a holder that returns later still
+	 * releases its lock while Redis is reachable). Idempotent.
+	 */
 	@Override
 	public void close() {
 		if (!this.closed.compareAndSet(false, true)) {
 			return;
 		}
 		this.watchdog.close();
-		for (RedisLockLease lease : List.copyOf(this.held)) {
-			try {
-				lease.release();
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Could not release " + lease + " on close; it expires with its lease", ex);
-			}
+		if (!this.held.isEmpty()) {
+			logger.info("Lock manager closed while " + this.held.size() + " lock(s) were still held by running code; "
+					+ "they expire with their lease: " + this.held);
 		}
+		this.events.shutdown();
 		this.waiters.close();
 	}
 
@@ -236,22 +334,41 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 			long leaseMillis = leaseMillis();
 			long waitingMillis = (this.waitNanos > 0) ? LockWaiters.MAX_WAIT_STEP_MILLIS * 2 : 0;
 			String owner = nextOwner();
-			long result = RedisLockManager.this.commands.acquire(this.keys, owner, leaseMillis,
-					leaseMillis + FENCE_MEMORY.toMillis(), waitingMillis);
+			long sentAt = System.nanoTime();
+			long result;
+			try {
+				result = RedisLockManager.this.commands.acquire(this.keys, owner, leaseMillis,
+						leaseMillis + FENCE_MEMORY.toMillis(), waitingMillis);
+			}
+			catch (LockUnavailableException ex) {
+				// The lock may have been taken for us without a reply reaching us.
+				RedisLockManager.this.commands.releaseQuietly(this.keys, owner);
+				throw ex;
+			}
 			if (result <= 0) {
 				this.retryInMillis = -result;
 				return null;
 			}
-			return granted(owner, result);
+			return granted(owner, result, sentAt, leaseMillis);
 		}
 
 		@Override
 		public @Nullable RedisLockLease takeOver(RedisLockLease holder) {
 			long leaseMillis = leaseMillis();
 			String owner = nextOwner();
-			long token = RedisLockManager.this.commands.handOff(this.keys, holder.owner(), owner, leaseMillis,
-					leaseMillis + FENCE_MEMORY.toMillis());
-			return (token > 0) ? granted(owner, token) : null;
+			long sentAt = System.nanoTime();
+			long token;
+			try {
+				token = RedisLockManager.this.commands.handOff(this.keys, holder.owner(), owner, leaseMillis,
+						leaseMillis + FENCE_MEMORY.toMillis());
+			}
+			catch (LockUnavailableException ex) {
+				// Either owner may hold the lock now: neither may keep it for a lease.
+				RedisLockManager.this.commands.releaseQuietly(this.keys, owner);
+				RedisLockManager.this.commands.releaseQuietly(this.keys, holder.owner());
+				throw ex;
+			}
+			return (token > 0) ? granted(owner, token, sentAt, leaseMillis) : null;
 		}
 
 		private long leaseMillis() {
@@ -260,9 +377,9 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		}
 
 		/** The lease of an acquisition that Redis granted to {@code owner}. */
-		private RedisLockLease granted(String owner, long fencingToken) {
+		private RedisLockLease granted(String owner, long fencingToken, long sentAt, long leaseMillis) {
 			RedisLockLease lease = new RedisLockLease(RedisLockManager.this, this.request, this.keys, owner,
-					fencingToken);
+					fencingToken, sentAt, TimeUnit.MILLISECONDS.toNanos(leaseMillis));
 			RedisLockManager.this.held.add(lease);
 			return lease;
 		}
@@ -287,6 +404,12 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		};
 
 		private @Nullable MeterRegistry meterRegistry;
+
+		private Duration commandTimeout = Duration.ofSeconds(2);
+
+		private int maxNameLength = 1024;
+
+		private int maxMetricGroups = 100;
 
 		private Builder(RedisConnectionFactory connectionFactory) {
 			Assert.notNull(connectionFactory, "RedisConnectionFactory must not be null");
@@ -320,7 +443,8 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		}
 
 		/**
-		 * Called when the watchdog finds a held lock expired or taken by someone else.
+		 * Called when a held lock is found expired or taken by someone else, or when its lease ran
+		 * out with no renewal reaching Redis. Runs on a thread of its own, never the watchdog's.
 		 * @param lockLostListener the listener, e.g. an application event publisher
 		 * @return this builder
 		 */
@@ -337,6 +461,45 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		 */
 		public Builder meterRegistry(MeterRegistry meterRegistry) {
 			this.meterRegistry = meterRegistry;
+			return this;
+		}
+
+		/**
+		 * How long a lock command may wait for Redis before it fails with a
+		 * {@link LockUnavailableException}, whatever the connection's command timeout. Renewals
+		 * use at most half the renewal period. The default is 2 seconds.
+		 * @param commandTimeout the timeout, positive
+		 * @return this builder
+		 */
+		public Builder commandTimeout(Duration commandTimeout) {
+			Assert.isTrue(commandTimeout != null && commandTimeout.toMillis() >= 1,
+					() -> "Lock command timeout must be at least 1 ms, was " + commandTimeout);
+			this.commandTimeout = commandTimeout;
+			return this;
+		}
+
+		/**
+		 * The longest lock name accepted; longer names are refused with an
+		 * {@link IllegalArgumentException}. The default is 1024 characters.
+		 * @param maxNameLength the maximum length
+		 * @return this builder
+		 */
+		public Builder maxNameLength(int maxNameLength) {
+			Assert.isTrue(maxNameLength >= 64, () -> "Maximum lock name length must be at least 64, was " + maxNameLength);
+			this.maxNameLength = maxNameLength;
+			return this;
+		}
+
+		/**
+		 * How many distinct metric groups ({@code lock} tag values) get meters of their own; locks
+		 * of further groups are counted under {@code other}, so that names that carry ids cannot
+		 * flood the registry. The default is 100.
+		 * @param maxMetricGroups the maximum number of groups
+		 * @return this builder
+		 */
+		public Builder maxMetricGroups(int maxMetricGroups) {
+			Assert.isTrue(maxMetricGroups >= 1, () -> "Maximum metric groups must be at least 1, was " + maxMetricGroups);
+			this.maxMetricGroups = maxMetricGroups;
 			return this;
 		}
 

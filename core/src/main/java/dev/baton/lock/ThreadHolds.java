@@ -23,8 +23,9 @@ final class ThreadHolds {
 		this.holds.put(name, new Hold(Thread.currentThread(), lease));
 	}
 
-	void remove(String name) {
-		this.holds.remove(name);
+	/** Removes this hold only: another thread may hold the lock by now (this hold's lease was lost). */
+	void remove(String name, Hold hold) {
+		this.holds.remove(name, hold);
 	}
 
 	/** A thread's hold of one lock. Only that thread changes its count. */

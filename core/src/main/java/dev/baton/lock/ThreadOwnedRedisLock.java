@@ -20,10 +20,13 @@ final class ThreadOwnedRedisLock implements RedisLock {
 
 	private final String name;
 
-	ThreadOwnedRedisLock(RedisLockManager manager, ThreadHolds holds, String name) {
+	private final String group;
+
+	ThreadOwnedRedisLock(RedisLockManager manager, ThreadHolds holds, String name, String group) {
 		this.manager = manager;
 		this.holds = holds;
 		this.name = name;
+		this.group = group;
 	}
 
 	@Override
@@ -68,11 +71,19 @@ final class ThreadOwnedRedisLock implements RedisLock {
 
 	private boolean acquire(Duration waitTime, @Nullable Duration leaseTime, boolean interruptible)
 			throws InterruptedException {
-		LockRequest request = LockRequest.of(this.name).waitTime(waitTime).leaseTime(leaseTime).build();
+		LockRequest request = LockRequest.of(this.name)
+			.group(this.group)
+			.waitTime(waitTime)
+			.leaseTime(leaseTime)
+			.build();
 		ThreadHolds.Hold hold = this.holds.ofCurrentThread(this.name);
 		if (hold != null) {
-			hold.enter();
-			return true;
+			if (hold.lease().isValid()) {
+				hold.enter();
+				return true;
+			}
+			// Lost while held: re-entering it would hold nothing. Drop the stale hold and acquire afresh.
+			this.holds.remove(this.name, hold);
 		}
 		RedisLockLease lease = this.manager.acquire(request, interruptible);
 		if (lease == null) {
@@ -93,7 +104,7 @@ final class ThreadOwnedRedisLock implements RedisLock {
 		if (!hold.exit()) {
 			return;
 		}
-		this.holds.remove(this.name);
+		this.holds.remove(this.name, hold);
 		if (!hold.lease().releaseOwned()) {
 			throw new IllegalMonitorStateException("Lock '" + this.name
 					+ "' was lost while held: its lease ran out or it was taken; nothing was released");

@@ -1,0 +1,253 @@
+package dev.baton.lock;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * Runs the lock's scripts with a timeout of their own, shorter than the connection's command
+ * timeout (Lettuce's default is 60 s): a lock call on an unreachable Redis fails in time for
+ * the watchdog and the waiters. On Lettuce the scripts go out on the connection's asynchronous
+ * API, several at once where asked, and each reply is awaited up to the deadline; other clients
+ * run them blocking, bounded by their own timeouts.
+ *
+ * <p>Awaiting a reply ignores interrupts (and restores the flag afterwards): an interrupt must not
+ * make the outcome of an acquire or a release unknown. The wait is bounded by the timeout.
+ */
+final class TimedCalls {
+
+	private final StringRedisTemplate redis;
+
+	private final Duration timeout;
+
+	TimedCalls(RedisConnectionFactory connectionFactory, Duration timeout) {
+		this.redis = new StringRedisTemplate(connectionFactory);
+		// Without this the template wraps each connection in a reflective proxy, on every call.
+		this.redis.setExposeConnection(true);
+		this.timeout = timeout;
+	}
+
+	Duration timeout() {
+		return this.timeout;
+	}
+
+	/**
+	 * Runs one script and waits for its reply.
+	 * @param what the call and its lock, completing "Redis did not ...", e.g. "acquire lock 'a'"
+	 * @return the reply: a {@code Long}, or a list for multi-bulk replies
+	 * @throws LockUnavailableException if Redis failed or did not answer in time
+	 */
+	Object eval(String what, RedisScript<?> script, List<String> keys, String... args) {
+		return evalAll(what, List.of(new Script(script, keys, args))).get(0).value(what);
+	}
+
+	/**
+	 * Sends several scripts at once and waits for every reply up to one deadline.
+	 * @return each script's reply or failure, in order
+	 * @throws LockUnavailableException if no connection could be had
+	 */
+	List<Reply> evalAll(String what, List<Script> scripts) {
+		return evalAll(what, scripts, this.timeout);
+	}
+
+	/**
+	 * Sends several scripts at once and waits for every reply up to a deadline of its own.
+	 * @return each script's reply or failure, in order
+	 * @throws LockUnavailableException if no connection could be had
+	 */
+	List<Reply> evalAll(String what, List<Script> scripts, Duration timeout) {
+		List<Reply> replies = new ArrayList<>(scripts.size());
+		try {
+			this.redis.execute((RedisCallback<@Nullable Void>) (connection) -> {
+				if (connection.getNativeConnection() instanceof RedisClusterAsyncCommands<?, ?> async) {
+					sendAndAwait(bytes(async), scripts, timeout, replies);
+				}
+				else {
+					for (Script script : scripts) {
+						replies.add(runBlocking(connection, script));
+					}
+				}
+				return null;
+			});
+		}
+		catch (RuntimeException ex) {
+			throw new LockUnavailableException("Redis did not " + what + ": " + ex.getMessage(), ex);
+		}
+		return replies;
+	}
+
+	@SuppressWarnings("unchecked")
+	private static RedisClusterAsyncCommands<byte[], byte[]> bytes(RedisClusterAsyncCommands<?, ?> async) {
+		return (RedisClusterAsyncCommands<byte[], byte[]>) async;
+	}
+
+	/**
+	 * Sends a script and does not wait for its reply: for clean-up whose outcome changes nothing
+	 * for the caller. On clients other than Lettuce it runs blocking, its failure ignored.
+	 */
+	void sendQuietly(Script script) {
+		try {
+			this.redis.execute((RedisCallback<@Nullable Void>) (connection) -> {
+				if (connection.getNativeConnection() instanceof RedisClusterAsyncCommands<?, ?> async) {
+					script.send(bytes(async));
+				}
+				else {
+					runBlocking(connection, script);
+				}
+				return null;
+			});
+		}
+		catch (RuntimeException ex) {
+			// Best effort: the lease runs out anyway.
+		}
+	}
+
+	private static void sendAndAwait(RedisClusterAsyncCommands<byte[], byte[]> async, List<Script> scripts,
+			Duration timeout, List<Reply> replies) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		List<RedisFuture<Object>> sent = new ArrayList<>(scripts.size());
+		for (Script script : scripts) {
+			sent.add(script.send(async));
+		}
+		boolean interrupted = false;
+		try {
+			for (int i = 0; i < scripts.size(); i++) {
+				Reply reply = await(sent.get(i), deadline, timeout);
+				if (reply.failure() instanceof RedisNoScriptException) {
+					// Redis forgot the script (restart, SCRIPT FLUSH): send its text once.
+					reply = await(scripts.get(i).sendText(async), deadline, timeout);
+				}
+				interrupted |= reply.interrupted();
+				replies.add(reply);
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private static Reply await(Future<Object> future, long deadline, Duration timeout) {
+		boolean interrupted = false;
+		while (true) {
+			try {
+				return new Reply(future.get(Math.max(deadline - System.nanoTime(), 0), TimeUnit.NANOSECONDS), null,
+						interrupted);
+			}
+			catch (InterruptedException ex) {
+				interrupted = true;
+			}
+			catch (ExecutionException ex) {
+				return new Reply(null, ex.getCause(), interrupted);
+			}
+			catch (TimeoutException ex) {
+				future.cancel(true);
+				return new Reply(null, new TimeoutException("no reply within " + timeout.toMillis() + " ms"), interrupted);
+			}
+		}
+	}
+
+	private static Reply runBlocking(RedisConnection connection, Script script) {
+		try {
+			ReturnType type = (script.outputType() == ScriptOutputType.MULTI) ? ReturnType.MULTI : ReturnType.INTEGER;
+			byte[][] keysAndArgs = script.keysAndArgs();
+			Object value = connection.scriptingCommands()
+				.eval(script.text(), type, script.keyCount(), keysAndArgs);
+			return new Reply(value, null, false);
+		}
+		catch (RuntimeException ex) {
+			return new Reply(null, ex, false);
+		}
+	}
+
+	private static byte[] utf8(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+	/** A script call: the script, its keys and arguments. */
+	static final class Script {
+
+		private final RedisScript<?> script;
+
+		private final byte[][] keys;
+
+		private final byte[][] args;
+
+		Script(RedisScript<?> script, List<String> keys, String... args) {
+			this.script = script;
+			this.keys = keys.stream().map(TimedCalls::utf8).toArray(byte[][]::new);
+			this.args = Arrays.stream(args).map(TimedCalls::utf8).toArray(byte[][]::new);
+		}
+
+		ScriptOutputType outputType() {
+			return List.class.isAssignableFrom(this.script.getResultType()) ? ScriptOutputType.MULTI
+					: ScriptOutputType.INTEGER;
+		}
+
+		RedisFuture<Object> send(RedisClusterAsyncCommands<byte[], byte[]> async) {
+			return async.evalsha(this.script.getSha1(), outputType(), this.keys, this.args);
+		}
+
+		RedisFuture<Object> sendText(RedisClusterAsyncCommands<byte[], byte[]> async) {
+			return async.eval(text(), outputType(), this.keys, this.args);
+		}
+
+		byte[] text() {
+			return utf8(this.script.getScriptAsString());
+		}
+
+		int keyCount() {
+			return this.keys.length;
+		}
+
+		byte[][] keysAndArgs() {
+			byte[][] all = new byte[this.keys.length + this.args.length][];
+			System.arraycopy(this.keys, 0, all, 0, this.keys.length);
+			System.arraycopy(this.args, 0, all, this.keys.length, this.args.length);
+			return all;
+		}
+
+	}
+
+	/**
+	 * The reply to one script, or why there is none.
+	 * @param interrupted whether the thread was interrupted while it waited (the flag is restored
+	 * once every reply is in)
+	 */
+	record Reply(@Nullable Object value, @Nullable Throwable failure, boolean interrupted) {
+
+		/**
+		 * The reply's value.
+		 * @throws LockUnavailableException if the script failed or timed out
+		 */
+		Object value(String what) {
+			if (this.failure != null || this.value == null) {
+				Throwable cause = (this.failure != null) ? this.failure : new IllegalStateException("no reply");
+				throw new LockUnavailableException("Redis did not " + what + ": " + cause.getMessage(), cause);
+			}
+			return this.value;
+		}
+
+	}
+
+}
