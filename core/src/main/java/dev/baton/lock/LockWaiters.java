@@ -74,7 +74,30 @@ final class LockWaiters implements AutoCloseable {
 		this.container.setMessageListeners(Map.of((MessageListener) (message, pattern) -> {
 		}, List.of(ChannelTopic.of("baton:lock:waiters-anchor"))));
 		this.container.afterPropertiesSet();
-		this.container.start();
+	}
+
+	/**
+	 * Starts the subscription when the first waiter needs it, not at construction, so that the
+	 * application starts while Redis is down; a start that failed is tried again by the next waiter.
+	 * @throws LockUnavailableException if Redis cannot be reached
+	 */
+	private void listen(String channel) {
+		if (this.container.isRunning()) {
+			return;
+		}
+		synchronized (this.container) {
+			if (this.container.isRunning()) {
+				return;
+			}
+			try {
+				this.container.start();
+			}
+			catch (RuntimeException ex) {
+				this.container.stop();
+				throw new LockUnavailableException("Redis did not subscribe to the release channel " + channel + ": "
+						+ ex.getMessage(), ex);
+			}
+		}
 	}
 
 	/** One waiter's attempts to take the lock. */
@@ -167,20 +190,39 @@ final class LockWaiters implements AutoCloseable {
 	}
 
 	private Room enter(String channel) {
+		listen(channel);
 		ReentrantLock stripe = stripe(channel);
 		stripe.lock();
 		try {
 			Room room = this.rooms.get(channel);
 			if (room == null) {
 				room = new Room(channel);
+				subscribe(room);
 				this.rooms.put(channel, room);
-				this.container.addMessageListener(room, room.channel);
 			}
 			room.users++;
 			return room;
 		}
 		finally {
 			stripe.unlock();
+		}
+	}
+
+	/** Adds a new room's listener; a failed subscription leaves no listener behind. */
+	private void subscribe(Room room) {
+		try {
+			this.container.addMessageListener(room, room.channel);
+		}
+		catch (RuntimeException ex) {
+			try {
+				this.container.removeMessageListener(room, room.channel);
+			}
+			catch (RuntimeException cleanup) {
+				ex.addSuppressed(cleanup);
+			}
+			throw new LockUnavailableException(
+					"Redis did not subscribe to the release channel " + room.channel.getTopic() + ": " + ex.getMessage(),
+					ex);
 		}
 	}
 
