@@ -47,6 +47,9 @@ public final class BatonLockAutoConfiguration {
 		RedisLockManager.Builder builder = RedisLockManager.builder(connectionFactory)
 			.keyPrefix(properties.getKeyPrefix())
 			.leaseTime(properties.getLeaseTime())
+			.commandTimeout(properties.getCommandTimeout())
+			.maxNameLength(properties.getMaxNameLength())
+			.maxMetricGroups(properties.getMaxMetricGroups())
 			.lockLostListener(eventPublisher::publishEvent);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();

@@ -34,6 +34,23 @@ public class BatonLockProperties {
 	private Duration waitTime = Duration.ZERO;
 
 	/**
+	 * How long a lock command may wait for Redis before it fails with LockUnavailableException,
+	 * whatever the connection's command timeout; renewals use at most half of lease-time / 3.
+	 */
+	private Duration commandTimeout = Duration.ofSeconds(2);
+
+	/**
+	 * Longest lock name accepted, in characters.
+	 */
+	private int maxNameLength = 1024;
+
+	/**
+	 * How many distinct lock metric groups get meters of their own; further groups are tagged
+	 * "other".
+	 */
+	private int maxMetricGroups = 100;
+
+	/**
 	 * Order of the @DistributedLock advice; the default runs it outside @Transactional.
 	 */
 	private int aspectOrder = DistributedLockAdvisor.DEFAULT_ORDER;
@@ -68,6 +85,30 @@ public class BatonLockProperties {
 
 	public void setWaitTime(Duration waitTime) {
 		this.waitTime = waitTime;
+	}
+
+	public Duration getCommandTimeout() {
+		return this.commandTimeout;
+	}
+
+	public void setCommandTimeout(Duration commandTimeout) {
+		this.commandTimeout = commandTimeout;
+	}
+
+	public int getMaxNameLength() {
+		return this.maxNameLength;
+	}
+
+	public void setMaxNameLength(int maxNameLength) {
+		this.maxNameLength = maxNameLength;
+	}
+
+	public int getMaxMetricGroups() {
+		return this.maxMetricGroups;
+	}
+
+	public void setMaxMetricGroups(int maxMetricGroups) {
+		this.maxMetricGroups = maxMetricGroups;
 	}
 
 	public int getAspectOrder() {

@@ -1,18 +1,26 @@
 package dev.baton.autoconfigure.lock;
 
+import java.util.concurrent.CompletableFuture;
+
 import dev.baton.lock.RedisLockManager;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.concurrent.ExecutorConfigurationSupport;
 
 /**
- * Releases the locks of the application's {@link RedisLockManager} when the context stops:
- * after the web server has finished its requests, and before the Redis connection factory
- * (phase 0) stops, which would leave the locks to expire with their lease.
+ * Lets a graceful shutdown wait for the code that still holds locks. It stops after Spring's
+ * task executors and schedulers (whose phase waits for running tasks) and after the
+ * {@code @DelayedTask} containers, and before the Redis connection factory (phase 0), so that the
+ * watchdog keeps renewing a lock whose holder still runs. The phase ends when every lock has been
+ * released by its holder, or when the context's shutdown budget for the phase
+ * ({@code spring.lifecycle.timeout-per-shutdown-phase}) runs out; a lock still held then is left
+ * to expire with its lease, never deleted under its running holder.
  */
 class LockManagerShutdown implements SmartLifecycle {
 
-	static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
+	/** Just after the executors' and schedulers' phase. */
+	static final int PHASE = ExecutorConfigurationSupport.DEFAULT_PHASE - 1024;
 
 	private final ObjectProvider<RedisLockManager> lockManagers;
 
@@ -30,7 +38,14 @@ class LockManagerShutdown implements SmartLifecycle {
 	@Override
 	public void stop() {
 		this.running = false;
-		this.lockManagers.orderedStream().forEach(RedisLockManager::close);
+	}
+
+	@Override
+	public void stop(Runnable callback) {
+		this.running = false;
+		CompletableFuture.allOf(this.lockManagers.orderedStream()
+			.map(RedisLockManager::allReleased)
+			.toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> callback.run());
 	}
 
 	@Override
