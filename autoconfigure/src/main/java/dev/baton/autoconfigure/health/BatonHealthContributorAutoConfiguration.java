@@ -1,0 +1,37 @@
+package dev.baton.autoconfigure.health;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.baton.autoconfigure.lock.BatonLockAutoConfiguration;
+import dev.baton.autoconfigure.queue.BatonQueueAutoConfiguration;
+import dev.baton.lock.RedisLockManager;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.HealthContributor;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
+ * the {@code baton} health contributor: {@code locks} (Redis answers the lock manager, renewals
+ * succeed).
+ */
+@AutoConfiguration(after = { BatonLockAutoConfiguration.class, BatonQueueAutoConfiguration.class })
+@ConditionalOnClass(HealthContributor.class)
+@ConditionalOnEnabledHealthIndicator("baton")
+public final class BatonHealthContributorAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(name = "batonHealthContributor")
+	CompositeHealthContributor batonHealthContributor(ObjectProvider<RedisLockManager> lockManager) {
+		Map<String, HealthContributor> contributors = new LinkedHashMap<>();
+		lockManager.ifUnique((manager) -> contributors.put("locks", new LockManagerHealthIndicator(manager)));
+		return CompositeHealthContributor.fromMap(contributors);
+	}
+
+}
