@@ -107,6 +107,13 @@ final class RedisLockLease implements LockLease {
 		}
 	}
 
+	/** What operators see of this lease. */
+	HeldLock describe() {
+		long now = System.nanoTime();
+		return new HeldLock(name(), group(), this.fencingToken, Duration.ofNanos(now - this.acquiredAt),
+				Duration.ofNanos(Math.max(this.validUntil - now, 0)), isRenewed());
+	}
+
 	/** How much longer this lease is valid: until released or lost if the watchdog renews it. */
 	long validForMillis() {
 		return isRenewed() ? Long.MAX_VALUE

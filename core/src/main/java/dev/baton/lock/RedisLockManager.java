@@ -267,6 +267,14 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		awaited.forEach((future) -> future.complete(null));
 	}
 
+	/**
+	 * The locks this manager holds now.
+	 * @return a snapshot, in no particular order
+	 */
+	public List<HeldLock> heldLocks() {
+		return this.held.stream().map(RedisLockLease::describe).toList();
+	}
+
 	/** How many leases this manager holds now. */
 	public int heldCount() {
 		return this.held.size();
