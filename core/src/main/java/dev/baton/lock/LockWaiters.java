@@ -1,6 +1,7 @@
 package dev.baton.lock;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
@@ -54,9 +55,15 @@ final class LockWaiters implements AutoCloseable {
 
 	private final Map<String, Room> rooms = new ConcurrentHashMap<>();
 
-	private final ReentrantLock[] stripes = new ReentrantLock[64];
+	/** Orders entering and leaving the rooms of each channel; see {@link #gate}. */
+	private final Map<String, Gate> gates = new ConcurrentHashMap<>();
 
 	private final LockCommands commands;
+
+	private final Anchor anchor = new Anchor();
+
+	/** Whether the subscription is up: Redis confirmed the anchor channel. */
+	private volatile boolean listening;
 
 	/** How this JVM's owner ids begin, which tells its own release messages from other instances'. */
 	private final byte[] ownerPrefix;
@@ -64,33 +71,40 @@ final class LockWaiters implements AutoCloseable {
 	LockWaiters(RedisConnectionFactory connectionFactory, LockCommands commands, String ownerPrefix) {
 		this.commands = commands;
 		this.ownerPrefix = ownerPrefix.getBytes(StandardCharsets.UTF_8);
-		Arrays.setAll(this.stripes, (i) -> new ReentrantLock());
 		this.container.setConnectionFactory(connectionFactory);
 		// Listeners only signal a condition: no need for a thread per message.
 		this.container.setTaskExecutor(Runnable::run);
 		this.container.setBeanName("baton-lock-waiters");
 		// The subscription closes for good when its last channel is unsubscribed, which fails rooms
 		// that subscribe at that moment; one channel that nobody publishes on keeps it open.
-		this.container.setMessageListeners(Map.of((MessageListener) (message, pattern) -> {
-		}, List.of(ChannelTopic.of("baton:lock:waiters-anchor"))));
+		this.container.setMessageListeners(Map.of(this.anchor, List.of(ChannelTopic.of("baton:lock:waiters-anchor"))));
 		this.container.afterPropertiesSet();
 	}
 
 	/**
 	 * Starts the subscription when the first waiter needs it, not at construction, so that the
-	 * application starts while Redis is down; a start that failed is tried again by the next waiter.
-	 * @throws LockUnavailableException if Redis cannot be reached
+	 * application starts while Redis is down, and waits until Redis confirms it: rooms added while
+	 * the container still starts could miss their channel. A start that failed is tried again by
+	 * the next waiter.
+	 * @throws LockUnavailableException if Redis does not confirm the subscription within the lock
+	 * command timeout
 	 */
 	private void listen(String channel) {
-		if (this.container.isRunning()) {
+		if (this.listening) {
 			return;
 		}
-		synchronized (this.container) {
-			if (this.container.isRunning()) {
+		synchronized (this.anchor) {
+			if (this.listening) {
 				return;
 			}
+			CountDownLatch subscribed = this.anchor.expectSubscription();
 			try {
 				this.container.start();
+				if (!awaitUninterruptibly(subscribed, this.commands.timeout())) {
+					throw new IllegalStateException(
+							"no confirmation within " + this.commands.timeout().toMillis() + " ms");
+				}
+				this.listening = true;
 			}
 			catch (RuntimeException ex) {
 				this.container.stop();
@@ -98,6 +112,47 @@ final class LockWaiters implements AutoCloseable {
 						+ ex.getMessage(), ex);
 			}
 		}
+	}
+
+	private static boolean awaitUninterruptibly(CountDownLatch latch, Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		boolean interrupted = false;
+		try {
+			while (true) {
+				try {
+					return latch.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/** The channel that keeps the subscription open, and tells when Redis confirmed it. */
+	private static final class Anchor implements MessageListener, SubscriptionListener {
+
+		private volatile CountDownLatch subscribed = new CountDownLatch(1);
+
+		CountDownLatch expectSubscription() {
+			this.subscribed = new CountDownLatch(1);
+			return this.subscribed;
+		}
+
+		@Override
+		public void onMessage(Message message, byte @Nullable [] pattern) {
+		}
+
+		@Override
+		public void onChannelSubscribed(byte[] channel, long count) {
+			this.subscribed.countDown();
+		}
+
 	}
 
 	/** One waiter's attempts to take the lock. */
@@ -191,8 +246,7 @@ final class LockWaiters implements AutoCloseable {
 
 	private Room enter(String channel) {
 		listen(channel);
-		ReentrantLock stripe = stripe(channel);
-		stripe.lock();
+		Gate gate = gate(channel);
 		try {
 			Room room = this.rooms.get(channel);
 			if (room == null) {
@@ -204,7 +258,7 @@ final class LockWaiters implements AutoCloseable {
 			return room;
 		}
 		finally {
-			stripe.unlock();
+			leaveGate(channel, gate);
 		}
 	}
 
@@ -227,26 +281,47 @@ final class LockWaiters implements AutoCloseable {
 	}
 
 	private void leave(Room room) {
-		ReentrantLock stripe = stripe(room.channel.getTopic());
-		stripe.lock();
+		String channel = room.channel.getTopic();
+		Gate gate = gate(channel);
 		try {
 			if (--room.users == 0) {
-				this.rooms.remove(room.channel.getTopic());
+				this.rooms.remove(channel);
 				this.container.removeMessageListener(room, room.channel);
 			}
 		}
 		finally {
-			stripe.unlock();
+			leaveGate(channel, gate);
 		}
 	}
 
 	/**
-	 * The lock that orders entering and leaving the rooms of a channel. The container must see
-	 * the old room's listener removed before the next room's is added: interleaved, the
-	 * channel could end up unsubscribed under the next room.
+	 * Passes the gate of a channel, which orders entering and leaving its rooms: the container
+	 * must see the old room's listener removed before the next room's is added, or the channel
+	 * could end up unsubscribed under the next room. One gate per channel in use, so that a
+	 * subscription that waits for Redis holds up only the waiters of that lock.
 	 */
-	private ReentrantLock stripe(String channel) {
-		return this.stripes[Math.floorMod(channel.hashCode(), this.stripes.length)];
+	private Gate gate(String channel) {
+		Gate gate = this.gates.compute(channel, (key, existing) -> {
+			Gate used = (existing != null) ? existing : new Gate();
+			used.users++;
+			return used;
+		});
+		gate.lock.lock();
+		return gate;
+	}
+
+	private void leaveGate(String channel, Gate gate) {
+		gate.lock.unlock();
+		this.gates.compute(channel, (key, existing) -> (--gate.users == 0) ? null : gate);
+	}
+
+	/** A channel's gate and how many threads use it; {@code users} is guarded by the gates map. */
+	private static final class Gate {
+
+		private final ReentrantLock lock = new ReentrantLock();
+
+		private int users;
+
 	}
 
 	@Override
@@ -383,7 +458,7 @@ final class LockWaiters implements AutoCloseable {
 
 		private long standingBackUntil;
 
-		/** Guarded by the channel's stripe. */
+		/** Guarded by the channel's gate. */
 		private int users;
 
 		Room(String channel) {
