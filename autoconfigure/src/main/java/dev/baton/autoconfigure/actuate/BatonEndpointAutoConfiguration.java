@@ -22,11 +22,12 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = { BatonLockAutoConfiguration.class, BatonQueueAutoConfiguration.class })
 @ConditionalOnClass(Endpoint.class)
-@ConditionalOnAvailableEndpoint(BatonEndpoint.class)
 public final class BatonEndpointAutoConfiguration {
 
+	// actuator conditions on the methods: they are read only once Endpoint is known to be present
 	@Bean
 	@ConditionalOnMissingBean
+	@ConditionalOnAvailableEndpoint(BatonEndpoint.class)
 	BatonEndpoint batonEndpoint(ObjectProvider<DelayQueue<?>> queues, ObjectProvider<RedisLockManager> lockManager) {
 		return new BatonEndpoint(queues, lockManager);
 	}

@@ -19,13 +19,14 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 @AutoConfiguration(after = DataRedisAutoConfiguration.class)
 @ConditionalOnClass({ InfoContributor.class, RedisConnectionFactory.class })
-@ConditionalOnEnabledInfoContributor("baton")
 public final class BatonInfoContributorAutoConfiguration {
 
 	/** How long the info endpoint waits for Redis before it reports an error instead. */
 	private static final Duration REDIS_TIMEOUT = Duration.ofSeconds(1);
 
+	// actuator conditions on the method: they are read only once InfoContributor is known to be present
 	@Bean
+	@ConditionalOnEnabledInfoContributor("baton")
 	@ConditionalOnMissingBean(name = "batonInfoContributor")
 	@ConditionalOnBean(RedisConnectionFactory.class)
 	InfoContributor batonInfoContributor(RedisConnectionFactory redisConnectionFactory) {
