@@ -24,12 +24,32 @@ class SampleApplicationTests {
 
 	@Test
 	void healthReportsRedisUp() throws Exception {
-		HttpResponse<String> response = HttpClient.newHttpClient()
-			.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + "/actuator/health/redis")).build(),
-					HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> response = get("/actuator/health/redis");
 
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.body()).contains("\"status\":\"UP\"");
+	}
+
+	@Test
+	void batonEndpointListsTheOrderTimeoutQueue() throws Exception {
+		HttpResponse<String> response = get("/actuator/baton/queues/order-timeout");
+
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).contains("\"name\":\"order-timeout\"").contains("\"inFlight\":");
+	}
+
+	@Test
+	void infoShowsBatonAndRedisVersions() throws Exception {
+		HttpResponse<String> response = get("/actuator/info");
+
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).contains("\"baton\":{\"version\":").contains("\"mode\":\"standalone\"");
+	}
+
+	private HttpResponse<String> get(String path) throws Exception {
+		return HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path)).build(),
+					HttpResponse.BodyHandlers.ofString());
 	}
 
 }

@@ -1,0 +1,267 @@
+package dev.baton.autoconfigure.actuate;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.BiPredicate;
+
+import dev.baton.lock.HeldLock;
+import dev.baton.lock.RedisLockManager;
+import dev.baton.queue.DeadLetter;
+import dev.baton.queue.DelayQueue;
+import dev.baton.queue.QueueStats;
+import dev.baton.queue.ScheduledTask;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+
+/**
+ * The {@code baton} actuator endpoint: the application's delay queues with their counts, next
+ * due tasks and dead letters, the locks this instance holds, and operations to redrive or purge
+ * a dead letter and to cancel a waiting task.
+ *
+ * <p>The queues are those the application declares or handles: its {@link DelayQueue} beans,
+ * by {@linkplain DelayQueue#name() queue name}. An unknown queue name is reported as absent
+ * ({@code null}, a 404 over HTTP); it never creates a queue. Paths over HTTP:
+ * <ul>
+ * <li>{@code GET /actuator/baton}: every queue's counts and the held locks;</li>
+ * <li>{@code GET /actuator/baton/queues/{name}?limit=20}: one queue's counts, next due tasks
+ * and most recent dead letters;</li>
+ * <li>{@code POST /actuator/baton/queues/{name}/dead-letters/{id}/redrive};</li>
+ * <li>{@code DELETE /actuator/baton/queues/{name}/dead-letters/{id}} purges a dead letter;</li>
+ * <li>{@code DELETE /actuator/baton/queues/{name}/tasks/{id}} cancels a waiting task.</li>
+ * </ul>
+ */
+@Endpoint(id = "baton")
+public class BatonEndpoint {
+
+	/** How many tasks and dead letters a queue read lists unless told otherwise. */
+	public static final int DEFAULT_LIMIT = 20;
+
+	/** The most tasks and dead letters a queue read lists. */
+	public static final int MAX_LIMIT = 200;
+
+	private static final String QUEUES = "queues";
+
+	private static final String DEAD_LETTERS = "dead-letters";
+
+	private static final String TASKS = "tasks";
+
+	private final ObjectProvider<DelayQueue<?>> queues;
+
+	private final ObjectProvider<RedisLockManager> lockManager;
+
+	/**
+	 * Create the endpoint.
+	 * @param queues the application's queues
+	 * @param lockManager the lock manager, if any
+	 */
+	public BatonEndpoint(ObjectProvider<DelayQueue<?>> queues, ObjectProvider<RedisLockManager> lockManager) {
+		this.queues = queues;
+		this.lockManager = lockManager;
+	}
+
+	/**
+	 * Every queue's counts and the locks this instance holds.
+	 * @return the overview
+	 */
+	@ReadOperation
+	public BatonDescriptor baton() {
+		Map<String, QueueStatsDescriptor> stats = new TreeMap<>();
+		queuesByName().forEach((name, queue) -> stats.put(name, QueueStatsDescriptor.of(queue.stats())));
+		RedisLockManager manager = this.lockManager.getIfUnique();
+		List<LockDescriptor> locks = (manager != null) ? manager.heldLocks().stream().map(LockDescriptor::of).toList()
+				: List.of();
+		return new BatonDescriptor(stats, locks);
+	}
+
+	/**
+	 * One queue: its counts, next due tasks and most recent dead letters.
+	 * @param section must be {@code queues}
+	 * @param name the queue name
+	 * @param limit how many tasks and dead letters to list, 1 to {@value #MAX_LIMIT}; the default
+	 * is {@value #DEFAULT_LIMIT}
+	 * @return the queue, or {@code null} if the application has no queue of that name
+	 */
+	@ReadOperation
+	public @Nullable QueueDescriptor queue(@Selector String section, @Selector String name,
+			@Nullable Integer limit) {
+		int max = checkedLimit(limit);
+		DelayQueue<?> queue = QUEUES.equals(section) ? queuesByName().get(name) : null;
+		if (queue == null) {
+			return null;
+		}
+		return new QueueDescriptor(name, QueueStatsDescriptor.of(queue.stats()),
+				queue.peek(max).stream().map(TaskDescriptor::of).toList(),
+				queue.deadLetters(max).stream().map(DeadLetterDescriptor::of).toList());
+	}
+
+	/**
+	 * Put a dead letter back on its queue, due now, with its attempts reset.
+	 * @param section must be {@code queues}
+	 * @param name the queue name
+	 * @param kind must be {@code dead-letters}
+	 * @param id the task id
+	 * @param action must be {@code redrive}
+	 * @return the outcome, or {@code null} if there is no such queue or path
+	 */
+	@WriteOperation
+	public @Nullable TaskChange redrive(@Selector String section, @Selector String name, @Selector String kind,
+			@Selector String id, @Selector String action) {
+		return "redrive".equals(action) ? change(section, name, kind, DEAD_LETTERS, id, "redrive", DelayQueue::redrive)
+				: null;
+	}
+
+	/**
+	 * Purge a dead letter ({@code dead-letters}) or cancel a waiting task ({@code tasks}).
+	 * @param section must be {@code queues}
+	 * @param name the queue name
+	 * @param kind {@code dead-letters} or {@code tasks}
+	 * @param id the task id
+	 * @return the outcome, or {@code null} if there is no such queue or path
+	 */
+	@DeleteOperation
+	public @Nullable TaskChange delete(@Selector String section, @Selector String name, @Selector String kind,
+			@Selector String id) {
+		if (TASKS.equals(kind)) {
+			return change(section, name, kind, TASKS, id, "cancel", DelayQueue::cancel);
+		}
+		return change(section, name, kind, DEAD_LETTERS, id, "purge", DelayQueue::purgeDeadLetter);
+	}
+
+	private @Nullable TaskChange change(String section, String name, String kind, String expectedKind, String id,
+			String action, BiPredicate<DelayQueue<?>, String> operation) {
+		DelayQueue<?> queue = (QUEUES.equals(section) && expectedKind.equals(kind)) ? queuesByName().get(name) : null;
+		return (queue != null) ? new TaskChange(name, id, action, operation.test(queue, id)) : null;
+	}
+
+	private Map<String, DelayQueue<?>> queuesByName() {
+		Map<String, DelayQueue<?>> byName = new TreeMap<>();
+		this.queues.orderedStream().forEach((queue) -> byName.putIfAbsent(queue.name(), queue));
+		return byName;
+	}
+
+	private static int checkedLimit(@Nullable Integer limit) {
+		if (limit == null) {
+			return DEFAULT_LIMIT;
+		}
+		if (limit < 1 || limit > MAX_LIMIT) {
+			throw new InvalidEndpointRequestException("Parameter 'limit' must be between 1 and " + MAX_LIMIT
+					+ " but was " + limit, "Invalid limit " + limit);
+		}
+		return limit;
+	}
+
+	private static @Nullable String text(@Nullable Instant instant) {
+		return (instant != null) ? instant.toString() : null;
+	}
+
+	/**
+	 * Every queue's counts and the locks this instance holds.
+	 * @param queues counts by queue name, in name order
+	 * @param locks the locks this instance holds now
+	 */
+	public record BatonDescriptor(Map<String, QueueStatsDescriptor> queues, List<LockDescriptor> locks) {
+	}
+
+	/**
+	 * Counts of a queue's tasks by state.
+	 * @param scheduled tasks not due yet
+	 * @param due due tasks waiting for a consumer
+	 * @param inFlight tasks claimed by a consumer and not settled yet
+	 * @param dead dead letters
+	 * @param oldestDueAt ISO-8601 due time of the oldest due task, or {@code null} if none is due
+	 */
+	public record QueueStatsDescriptor(long scheduled, long due, long inFlight, long dead,
+			@Nullable String oldestDueAt) {
+
+		static QueueStatsDescriptor of(QueueStats stats) {
+			return new QueueStatsDescriptor(stats.scheduled(), stats.due(), stats.inFlight(), stats.dead(),
+					text(stats.oldestDueAt()));
+		}
+
+	}
+
+	/**
+	 * One queue.
+	 * @param name the queue name
+	 * @param stats its counts
+	 * @param nextDue the earliest waiting tasks, in due order
+	 * @param deadLetters the most recent dead letters first
+	 */
+	public record QueueDescriptor(String name, QueueStatsDescriptor stats, List<TaskDescriptor> nextDue,
+			List<DeadLetterDescriptor> deadLetters) {
+	}
+
+	/**
+	 * A waiting task.
+	 * @param id the task id
+	 * @param payload the payload
+	 * @param dueAt ISO-8601 due time
+	 * @param scheduledAt ISO-8601 time it was scheduled
+	 */
+	public record TaskDescriptor(String id, Object payload, String dueAt, String scheduledAt) {
+
+		static TaskDescriptor of(ScheduledTask<?> task) {
+			return new TaskDescriptor(task.id(), task.payload(), task.dueAt().toString(),
+					task.scheduledAt().toString());
+		}
+
+	}
+
+	/**
+	 * A dead letter.
+	 * @param id the task id
+	 * @param payload the payload, or {@code null} if it could not be read
+	 * @param attempts how many times it was delivered
+	 * @param reason why it failed
+	 * @param failedAt ISO-8601 time it was dead-lettered
+	 */
+	public record DeadLetterDescriptor(String id, @Nullable Object payload, int attempts, String reason,
+			String failedAt) {
+
+		static DeadLetterDescriptor of(DeadLetter<?> deadLetter) {
+			return new DeadLetterDescriptor(deadLetter.id(), deadLetter.payload(), deadLetter.attempts(),
+					deadLetter.reason(), deadLetter.failedAt().toString());
+		}
+
+	}
+
+	/**
+	 * A lock this instance holds.
+	 * @param name the lock name
+	 * @param group its metric group
+	 * @param fencingToken the fencing token of the acquisition
+	 * @param heldForMillis how long it has been held
+	 * @param validForMillis how much longer the lease is valid without a further renewal
+	 * @param renewed whether the watchdog renews it
+	 */
+	public record LockDescriptor(String name, String group, long fencingToken, long heldForMillis,
+			long validForMillis, boolean renewed) {
+
+		static LockDescriptor of(HeldLock lock) {
+			return new LockDescriptor(lock.name(), lock.group(), lock.fencingToken(), lock.heldFor().toMillis(),
+					lock.validFor().toMillis(), lock.renewed());
+		}
+
+	}
+
+	/**
+	 * The outcome of a write or delete operation.
+	 * @param queue the queue name
+	 * @param id the task id
+	 * @param action {@code redrive}, {@code purge} or {@code cancel}
+	 * @param done whether it changed anything: {@code false} if there was no such dead letter, or
+	 * no waiting task of that id (unknown, already in flight, or done)
+	 */
+	public record TaskChange(String queue, String id, String action, boolean done) {
+	}
+
+}

@@ -1,0 +1,70 @@
+package dev.baton.autoconfigure.actuate;
+
+import dev.baton.autoconfigure.actuate.BatonEndpoint.TaskChange;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
+
+/**
+ * HTTP statuses for the {@link BatonEndpoint}'s write and delete operations: 200 with the
+ * {@link TaskChange} when it changed something, 404 when the queue, the dead letter or the
+ * waiting task does not exist.
+ */
+@EndpointWebExtension(endpoint = BatonEndpoint.class)
+public class BatonEndpointWebExtension {
+
+	private final BatonEndpoint endpoint;
+
+	/**
+	 * Create the extension.
+	 * @param endpoint the endpoint it extends
+	 */
+	public BatonEndpointWebExtension(BatonEndpoint endpoint) {
+		this.endpoint = endpoint;
+	}
+
+	/**
+	 * {@code POST /actuator/baton/queues/{name}/dead-letters/{id}/redrive}.
+	 * @param section must be {@code queues}
+	 * @param name the queue name
+	 * @param kind must be {@code dead-letters}
+	 * @param id the task id
+	 * @param action must be {@code redrive}
+	 * @return 200 with the change, or 404
+	 * @see BatonEndpoint#redrive(String, String, String, String, String)
+	 */
+	@WriteOperation
+	public WebEndpointResponse<TaskChange> redrive(@Selector String section, @Selector String name,
+			@Selector String kind, @Selector String id, @Selector String action) {
+		return response(this.endpoint.redrive(section, name, kind, id, action));
+	}
+
+	/**
+	 * {@code DELETE /actuator/baton/queues/{name}/dead-letters/{id}} and
+	 * {@code DELETE /actuator/baton/queues/{name}/tasks/{id}}.
+	 * @param section must be {@code queues}
+	 * @param name the queue name
+	 * @param kind {@code dead-letters} or {@code tasks}
+	 * @param id the task id
+	 * @return 200 with the change, or 404
+	 * @see BatonEndpoint#delete(String, String, String, String)
+	 */
+	@DeleteOperation
+	public WebEndpointResponse<TaskChange> delete(@Selector String section, @Selector String name,
+			@Selector String kind, @Selector String id) {
+		return response(this.endpoint.delete(section, name, kind, id));
+	}
+
+	private static WebEndpointResponse<TaskChange> response(@Nullable TaskChange change) {
+		if (change == null) {
+			return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
+		}
+		return new WebEndpointResponse<>(change,
+				change.done() ? WebEndpointResponse.STATUS_OK : WebEndpointResponse.STATUS_NOT_FOUND);
+	}
+
+}

@@ -1,0 +1,215 @@
+package dev.baton.autoconfigure.actuate;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+
+import dev.baton.lock.LockLease;
+import dev.baton.lock.RedisLockManager;
+import dev.baton.queue.DelayQueue;
+import dev.baton.queue.Delivery;
+import dev.baton.test.RedisTest;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "management.endpoints.web.exposure.include=baton",
+				"baton.queue.queues.reminders.payload-type=dev.baton.autoconfigure.actuate.BatonEndpointHttpTests$Reminder" })
+@RedisTest
+class BatonEndpointHttpTests {
+
+	private static final String KEYS = "baton:q:{reminders}:";
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	private final JsonMapper json = JsonMapper.builder().build();
+
+	@Value("${local.server.port}")
+	int port;
+
+	@Autowired
+	@Qualifier("reminders")
+	DelayQueue<Reminder> reminders;
+
+	@Autowired
+	RedisLockManager lockManager;
+
+	@Autowired
+	StringRedisTemplate redis;
+
+	@Test
+	void overviewListsQueueCountsAndHeldLocksWithFencingToken() {
+		this.reminders.schedule("later", new Reminder("call"), Duration.ofHours(1));
+		this.reminders.schedule("now", new Reminder("write"), Duration.ZERO);
+		try (LockLease lease = this.lockManager.tryAcquire("nightly-report", Duration.ZERO).orElseThrow()) {
+			HttpResponse<String> response = send("GET", "/actuator/baton");
+
+			assertThat(response.statusCode()).isEqualTo(200);
+			JsonNode body = this.json.readTree(response.body());
+			JsonNode queue = body.get("queues").get("reminders");
+			assertThat(queue.get("scheduled").asLong()).isEqualTo(1);
+			assertThat(queue.get("due").asLong()).isEqualTo(1);
+			assertThat(queue.get("inFlight").asLong()).isZero();
+			assertThat(queue.get("dead").asLong()).isZero();
+			assertThat(queue.get("oldestDueAt").asString()).isNotBlank();
+			JsonNode lock = body.get("locks").get(0);
+			assertThat(lock.get("name").asString()).isEqualTo("nightly-report");
+			assertThat(lock.get("fencingToken").asLong()).isEqualTo(lease.fencingToken());
+			assertThat(lock.get("validForMillis").asLong()).isPositive();
+			assertThat(lock.get("renewed").asBoolean()).isTrue();
+			assertThat(lock.has("heldForMillis")).isTrue();
+			assertThat(lock.has("group")).isTrue();
+		}
+	}
+
+	@Test
+	void queueListsNextDueTasksDeadLettersAndInFlightCountWithinTheLimit() {
+		this.reminders.schedule("first", new Reminder("a"), Duration.ofMinutes(1));
+		this.reminders.schedule("second", new Reminder("b"), Duration.ofMinutes(2));
+		this.reminders.schedule("third", new Reminder("c"), Duration.ofMinutes(3));
+		deadLetter("broken", "boom");
+		this.reminders.schedule("claimed", new Reminder("d"), Duration.ZERO);
+		assertThat(this.reminders.poll(1)).hasSize(1);
+
+		HttpResponse<String> response = send("GET", "/actuator/baton/queues/reminders?limit=2");
+
+		assertThat(response.statusCode()).isEqualTo(200);
+		JsonNode body = this.json.readTree(response.body());
+		assertThat(body.get("name").asString()).isEqualTo("reminders");
+		assertThat(body.get("stats").get("inFlight").asLong()).isEqualTo(1);
+		assertThat(body.get("stats").get("dead").asLong()).isEqualTo(1);
+		JsonNode nextDue = body.get("nextDue");
+		assertThat(nextDue).hasSize(2);
+		assertThat(nextDue.get(0).get("id").asString()).isEqualTo("first");
+		assertThat(nextDue.get(0).get("payload").get("text").asString()).isEqualTo("a");
+		assertThat(nextDue.get(0).get("dueAt").asString()).isNotBlank();
+		assertThat(nextDue.get(0).get("scheduledAt").asString()).isNotBlank();
+		assertThat(nextDue.get(1).get("id").asString()).isEqualTo("second");
+		JsonNode deadLetter = body.get("deadLetters").get(0);
+		assertThat(deadLetter.get("id").asString()).isEqualTo("broken");
+		assertThat(deadLetter.get("payload").get("text").asString()).isEqualTo("broken");
+		assertThat(deadLetter.get("attempts").asInt()).isEqualTo(1);
+		assertThat(deadLetter.get("reason").asString()).isEqualTo("boom");
+		assertThat(deadLetter.get("failedAt").asString()).isNotBlank();
+	}
+
+	@Test
+	void limitOutsideItsRangeIsABadRequest() {
+		HttpResponse<String> response = send("GET", "/actuator/baton/queues/reminders?limit=201");
+
+		assertThat(response.statusCode()).isEqualTo(400);
+	}
+
+	@Test
+	void unknownQueueIsNotFoundAndNotCreated() {
+		assertThat(send("GET", "/actuator/baton/queues/nope").statusCode()).isEqualTo(404);
+		assertThat(send("POST", "/actuator/baton/queues/nope/dead-letters/x/redrive").statusCode()).isEqualTo(404);
+		assertThat(send("DELETE", "/actuator/baton/queues/nope/dead-letters/x").statusCode()).isEqualTo(404);
+		assertThat(send("DELETE", "/actuator/baton/queues/nope/tasks/x").statusCode()).isEqualTo(404);
+		assertThat(send("GET", "/actuator/baton/elsewhere/reminders").statusCode()).isEqualTo(404);
+
+		assertThat(this.redis.keys("baton:q:{nope}*")).isEmpty();
+		assertThat(this.json.readTree(send("GET", "/actuator/baton").body()).get("queues").has("nope")).isFalse();
+	}
+
+	@Test
+	void redriveMovesTheDeadLetterBackOnTheQueueDueNow() {
+		deadLetter("broken", "boom");
+
+		HttpResponse<String> response = send("POST", "/actuator/baton/queues/reminders/dead-letters/broken/redrive");
+
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(this.json.readTree(response.body()).get("done").asBoolean()).isTrue();
+		assertThat(this.redis.opsForZSet().score(KEYS + "dead", "broken")).isNull();
+		assertThat(this.redis.opsForHash().hasKey(KEYS + "dead-payloads", "broken")).isFalse();
+		assertThat(this.redis.opsForHash().hasKey(KEYS + "tasks", "broken")).isTrue();
+		assertThat(this.redis.opsForZSet().size(KEYS + "due")).isEqualTo(1);
+		List<Delivery<Reminder>> redelivered = this.reminders.poll(1);
+		assertThat(redelivered).extracting(Delivery::id).containsExactly("broken");
+		assertThat(redelivered.get(0).attempt()).isEqualTo(1);
+	}
+
+	@Test
+	void purgeDeletesTheDeadLetterForGood() {
+		deadLetter("broken", "boom");
+
+		HttpResponse<String> response = send("DELETE", "/actuator/baton/queues/reminders/dead-letters/broken");
+
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(this.redis.opsForZSet().score(KEYS + "dead", "broken")).isNull();
+		assertThat(this.redis.opsForHash().hasKey(KEYS + "dead-payloads", "broken")).isFalse();
+		assertThat(this.redis.opsForHash().hasKey(KEYS + "dead-info", "broken")).isFalse();
+		assertThat(this.redis.opsForHash().hasKey(KEYS + "tasks", "broken")).isFalse();
+		assertThat(send("DELETE", "/actuator/baton/queues/reminders/dead-letters/broken").statusCode())
+			.isEqualTo(404);
+	}
+
+	@Test
+	void cancelDeletesTheWaitingTaskButNotOneInFlight() {
+		this.reminders.schedule("waiting", new Reminder("w"), Duration.ofHours(1));
+		this.reminders.schedule("claimed", new Reminder("c"), Duration.ZERO);
+		assertThat(this.reminders.poll(1)).extracting(Delivery::id).containsExactly("claimed");
+
+		HttpResponse<String> cancelled = send("DELETE", "/actuator/baton/queues/reminders/tasks/waiting");
+		HttpResponse<String> inFlight = send("DELETE", "/actuator/baton/queues/reminders/tasks/claimed");
+
+		assertThat(cancelled.statusCode()).isEqualTo(200);
+		assertThat(this.json.readTree(cancelled.body()).get("action").asString()).isEqualTo("cancel");
+		assertThat(this.redis.opsForHash().hasKey(KEYS + "tasks", "waiting")).isFalse();
+		assertThat(this.redis.opsForHash().hasKey(KEYS + "meta", "waiting")).isFalse();
+		assertThat(this.redis.opsForZSet().size(KEYS + "due")).isZero();
+		assertThat(inFlight.statusCode()).isEqualTo(404);
+		assertThat(this.json.readTree(inFlight.body()).get("done").asBoolean()).isFalse();
+		assertThat(this.redis.opsForHash().hasKey(KEYS + "tasks", "claimed")).isTrue();
+		assertThat(this.redis.opsForZSet().score(KEYS + "inflight", "claimed")).isNotNull();
+	}
+
+	private void deadLetter(String id, String reason) {
+		this.reminders.schedule(id, new Reminder(id), Duration.ZERO);
+		List<Delivery<Reminder>> claimed = this.reminders.poll(1);
+		assertThat(claimed).extracting(Delivery::id).containsExactly(id);
+		assertThat(claimed.get(0).deadLetter(reason)).isTrue();
+	}
+
+	private HttpResponse<String> send(String method, String path) {
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
+			.method(method, HttpRequest.BodyPublishers.noBody())
+			.build();
+		try {
+			return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	record Reminder(String text) {
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class App {
+
+	}
+
+}
