@@ -120,13 +120,6 @@ class BatonLockAutoConfigurationTests {
 	}
 
 	@Test
-	void releasesHeldLocksWhenTheContextCloses() {
-		this.runner.run((context) -> context.getBean(LockManager.class).tryAcquire("held", Duration.ZERO).orElseThrow());
-
-		assertThat(this.redis.hasKey("baton:lock:{held}")).isFalse();
-	}
-
-	@Test
 	void failsAtStartupNamingAnInvalidMethod() {
 		this.runner.withBean(BadReport.class).run((context) -> assertThat(context).hasFailed()
 			.getFailure()
