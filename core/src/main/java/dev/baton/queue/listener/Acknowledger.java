@@ -98,7 +98,10 @@ final class Acknowledger {
 					batch.add(first);
 				}
 				this.pending.drainTo(batch, MAX_BATCH - batch.size());
-				dropStale(batch);
+				if (failures > 0) {
+					// Only when retrying: Redis itself skips a stale delivery, at no cost
+					dropStale(batch);
+				}
 				this.queue.acknowledge(batch.stream().map(Pending::delivery).toList());
 				complete(batch);
 				failures = 0;

@@ -6,6 +6,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.TaskContext;
@@ -16,6 +22,7 @@ import dev.baton.test.RedisServers;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -193,6 +200,117 @@ class DelayedTaskListenerContainerFaultTests {
 		closing.start();
 	}
 
+	@Test
+	void statusShowsALoopWhoseClaimsKeepFailingAsNotProgressing(RedisConnectionFactory connectionFactory) {
+		FaultyQueues faults = new FaultyQueues();
+		Recorder handler = new Recorder();
+		ListenerContext app = start(connectionFactory, faults, settings(Duration.ofSeconds(30)), handler);
+		DelayedTaskListenerRegistry registry = app.registry();
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> registry.getStatus("recorded").map(DelayedTaskListenerStatus::lastClaim).isPresent());
+		assertThat(registry.getStatus("recorded")).hasValueSatisfying((status) -> {
+			assertThat(status.running()).isTrue();
+			assertThat(status.progressing()).isTrue();
+		});
+
+		faults.fail(Call.CLAIM, Integer.MAX_VALUE, () -> new OutOfMemoryError("injected"));
+
+		// 10 times the 200 ms idle poll of failing claims
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> !registry.getStatus("recorded").orElseThrow().progressing());
+		assertThat(registry.getStatus("recorded").orElseThrow().running()).isTrue();
+		faults.fail(Call.CLAIM, 0, () -> new OutOfMemoryError("unused"));
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> registry.getStatus("recorded").orElseThrow().progressing());
+		registry.stop();
+		assertThat(registry.getStatuses()).isEmpty();
+	}
+
+	@Test
+	void latenessIsNotBiasedByASlowClaimReply(RedisConnectionFactory connectionFactory) {
+		FaultyQueues faults = new FaultyQueues().delayClaims(Duration.ofMillis(400));
+		Recorder handler = new Recorder();
+		ListenerContext app = start(connectionFactory, faults, settings(Duration.ofSeconds(30)), handler);
+
+		app.queues.get("recorded", Parcel.class).schedule("r-1", new Parcel("r-1", 1), Duration.ZERO);
+
+		await().atMost(Duration.ofSeconds(5)).until(() -> handler.ids.contains("r-1"));
+		// the task really waited 400 ms in the slow reply; taking the reply's end as the server's
+		// clock reading would cancel that out and report no lateness at all
+		assertThat(app.meters.timer("baton.queue.lateness", "queue", "recorded").max(TimeUnit.MILLISECONDS))
+			.isGreaterThan(150);
+	}
+
+	@Test
+	void slowExtensionOfOneQueueDoesNotDelayAnothers(RedisConnectionFactory connectionFactory) {
+		FaultyQueues faults = new FaultyQueues("stuck").delayExtensions(Duration.ofSeconds(3));
+		SlowHandler slow = new SlowHandler();
+		StuckHandler stuck = new StuckHandler();
+		ListenerSettings settings = new ListenerSettings(5, SHORT_BACKOFF, Duration.ofSeconds(1), 32, 0,
+				Duration.ofMillis(200), Duration.ofSeconds(2));
+		ListenerContext one = start(connectionFactory, faults, settings, slow, stuck);
+		one.queues.get("stuck", Parcel.class).schedule("x-1", new Parcel("x-1", 1), Duration.ZERO);
+		await().atMost(Duration.ofSeconds(5)).until(() -> stuck.started.get() == 1);
+		DelayQueue<Parcel> queue = one.queues.get("slow", Parcel.class);
+		queue.schedule("s-1", new Parcel("s-1", 1), Duration.ZERO);
+		await().atMost(Duration.ofSeconds(5)).until(() -> slow.started.get() == 1);
+		// another instance would take the slow task if its visibility ran out
+		SlowHandler other = new SlowHandler();
+		start(connectionFactory, new FaultyQueues(), settings, other);
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> queue.find("s-1").isEmpty());
+		assertThat(slow.started.get()).isOne();
+		assertThat(other.started.get()).isZero();
+	}
+
+	@Test
+	void prefetchedDeliveryWhoseVisibilityRanOutIsDroppedNotRun(RedisConnectionFactory connectionFactory) {
+		FaultyQueues faults = new FaultyQueues();
+		faults.fail(Call.EXTEND, Integer.MAX_VALUE, () -> new QueryTimeoutException("injected timeout"));
+		SelfExtendingHandler handler = new SelfExtendingHandler();
+		ListenerSettings settings = new ListenerSettings(5, SHORT_BACKOFF, Duration.ofSeconds(1), 32, 1,
+				Duration.ofMillis(200), Duration.ofSeconds(2));
+		ListenerContext one = start(connectionFactory, faults, settings, handler);
+		DelayQueue<Parcel> queue = one.queues.get("self-extending", Parcel.class);
+		queue.schedule("s-1", new Parcel("s-1", 1), Duration.ZERO);
+		queue.schedule("s-2", new Parcel("s-2", 2), Duration.ofMillis(50));
+		await().atMost(Duration.ofSeconds(5)).until(() -> queue.stats().inFlight() == 2);
+		SelfExtendingSuccessor other = new SelfExtendingSuccessor();
+		start(connectionFactory, new FaultyQueues(), settings, other);
+
+		// s-2 waits 1.5 s in the prefetch of the first instance, beyond its 1 s visibility: the
+		// other instance takes it, and the first must not run its stale delivery as well
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> queue.find("s-2").isEmpty() && handler.finished.get() >= 1 && queue.stats().inFlight() == 0);
+		await().pollDelay(Duration.ofMillis(500)).until(() -> true);
+		assertThat(other.ids).containsExactly("s-2");
+		assertThat(handler.ids).containsExactly("s-1");
+	}
+
+	@Test
+	void retryIsLoggedAtWarnWithTaskQueueAndAttempt(RedisConnectionFactory connectionFactory) {
+		Logger logger = (Logger) LoggerFactory.getLogger(DelayedTaskListenerContainer.class);
+		ListAppender<ILoggingEvent> appender = new ListAppender<>();
+		appender.start();
+		logger.addAppender(appender);
+		try {
+			FailsOnceHandler handler = new FailsOnceHandler();
+			ListenerContext app = start(connectionFactory, new FaultyQueues(), settings(Duration.ofSeconds(30)),
+					handler);
+
+			app.queues.get("fails-once", Parcel.class).schedule("f-1", new Parcel("f-1", 1), Duration.ZERO);
+
+			await().atMost(Duration.ofSeconds(5)).until(() -> handler.attempts.contains(2));
+			assertThat(appender.list).anySatisfy((event) -> {
+				assertThat(event.getLevel()).isEqualTo(Level.WARN);
+				assertThat(event.getFormattedMessage()).contains("'f-1'", "'fails-once'", "attempt 1");
+			});
+		}
+		finally {
+			logger.detachAppender(appender);
+		}
+	}
+
 	private ListenerContext start(RedisConnectionFactory connectionFactory, FaultyQueues faults,
 			ListenerSettings settings, Object... handlers) {
 		ListenerContext context = new ListenerContext(connectionFactory, faults::wrap, (queue) -> settings,
@@ -224,6 +342,77 @@ class DelayedTaskListenerContainerFaultTests {
 		@DelayedTask(queue = "fragile")
 		void handle(Fragile fragile) {
 			this.ids.add(fragile.id());
+		}
+
+	}
+
+	static class SlowHandler {
+
+		final AtomicInteger started = new AtomicInteger();
+
+		@DelayedTask(queue = "slow")
+		void handle(Parcel parcel) throws InterruptedException {
+			this.started.incrementAndGet();
+			Thread.sleep(1500);
+		}
+
+	}
+
+	/**
+	 * Takes 1.5 s over s-1 and keeps it invisible itself, while the container's batch extension
+	 * of the waiting task fails.
+	 */
+	static class SelfExtendingHandler {
+
+		final List<String> ids = new CopyOnWriteArrayList<>();
+
+		final AtomicInteger finished = new AtomicInteger();
+
+		@DelayedTask(queue = "self-extending")
+		void handle(Parcel parcel, TaskContext context) throws InterruptedException {
+			this.ids.add(context.id());
+			if (context.id().equals("s-1")) {
+				context.extendVisibility(Duration.ofSeconds(5));
+				Thread.sleep(1500);
+			}
+			this.finished.incrementAndGet();
+		}
+
+	}
+
+	static class SelfExtendingSuccessor {
+
+		final List<String> ids = new CopyOnWriteArrayList<>();
+
+		@DelayedTask(queue = "self-extending")
+		void handle(Parcel parcel, TaskContext context) {
+			this.ids.add(context.id());
+		}
+
+	}
+
+	static class StuckHandler {
+
+		final AtomicInteger started = new AtomicInteger();
+
+		@DelayedTask(queue = "stuck")
+		void handle(Parcel parcel) throws InterruptedException {
+			this.started.incrementAndGet();
+			Thread.sleep(3000);
+		}
+
+	}
+
+	static class FailsOnceHandler {
+
+		final List<Integer> attempts = new CopyOnWriteArrayList<>();
+
+		@DelayedTask(queue = "fails-once")
+		void handle(Parcel parcel, TaskContext context) {
+			this.attempts.add(context.attempt());
+			if (context.attempt() == 1) {
+				throw new IllegalStateException("first attempt fails");
+			}
 		}
 
 	}

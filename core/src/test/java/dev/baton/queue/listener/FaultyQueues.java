@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -22,8 +23,8 @@ import dev.baton.queue.internal.ConsumableQueue;
 /**
  * The real queues as the listener container consumes them, with faults injected on the
  * container's side of the calls: a claim, acknowledgement, extension or hand-back can throw any
- * {@link Throwable} (an {@link Error} included), and a claim can return late, after Redis
- * already claimed the tasks.
+ * {@link Throwable} (an {@link Error} included), a claim can return late, after Redis already
+ * claimed the tasks, and an extension can be slow.
  */
 final class FaultyQueues {
 
@@ -40,7 +41,18 @@ final class FaultyQueues {
 
 	private final Map<Call, AtomicInteger> calls = new ConcurrentHashMap<>();
 
+	private final Set<String> queues;
+
 	private volatile Duration claimReturnsAfter = Duration.ZERO;
+
+	private volatile Duration extensionTakes = Duration.ZERO;
+
+	/**
+	 * @param queues the names of the queues the faults apply to; all when none is given
+	 */
+	FaultyQueues(String... queues) {
+		this.queues = Set.of(queues);
+	}
 
 	/** Let the next {@code times} calls fail with what {@code fault} makes. */
 	FaultyQueues fail(Call call, int times, Supplier<Throwable> fault) {
@@ -52,6 +64,12 @@ final class FaultyQueues {
 	/** Let every claim return only after this delay, once Redis has claimed its tasks. */
 	FaultyQueues delayClaims(Duration delay) {
 		this.claimReturnsAfter = delay;
+		return this;
+	}
+
+	/** Let every visibility extension take this long before it reaches Redis. */
+	FaultyQueues delayExtensions(Duration delay) {
+		this.extensionTakes = delay;
 		return this;
 	}
 
@@ -78,10 +96,21 @@ final class FaultyQueues {
 			@Override
 			@SuppressWarnings("unchecked")
 			public <T> DelayQueue<T> get(String name, Class<T> payloadType) {
-				return new FaultyQueue<>((ConsumableQueue<T>) queues.get(name, payloadType));
+				DelayQueue<T> queue = queues.get(name, payloadType);
+				boolean faulty = FaultyQueues.this.queues.isEmpty() || FaultyQueues.this.queues.contains(name);
+				return faulty ? new FaultyQueue<>((ConsumableQueue<T>) queue) : queue;
 			}
 
 		};
+	}
+
+	private static void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	private final class FaultyQueue<T> implements ConsumableQueue<T> {
@@ -96,14 +125,8 @@ final class FaultyQueues {
 		public Claim<T> claim(int max, Duration visibilityTimeout) {
 			enter(Call.CLAIM);
 			Claim<T> claim = this.queue.claim(max, visibilityTimeout);
-			Duration delay = FaultyQueues.this.claimReturnsAfter;
-			if (!claim.deliveries().isEmpty() && !delay.isZero()) {
-				try {
-					Thread.sleep(delay.toMillis());
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
+			if (!claim.deliveries().isEmpty()) {
+				sleep(FaultyQueues.this.claimReturnsAfter);
 			}
 			return claim;
 		}
@@ -111,6 +134,7 @@ final class FaultyQueues {
 		@Override
 		public void extendVisibility(Collection<? extends Delivery<T>> deliveries, Duration visibilityTimeout) {
 			enter(Call.EXTEND);
+			sleep(FaultyQueues.this.extensionTakes);
 			this.queue.extendVisibility(deliveries, visibilityTimeout);
 		}
 
