@@ -11,6 +11,9 @@ import java.lang.annotation.Target;
  * its one parameter, and optionally a {@link dev.baton.queue.TaskContext}. Returning normally
  * acknowledges the task; throwing retries it after the {@link #backoff()} until
  * {@link #maxAttempts()}, then moves it to the dead letters with the exception's message.
+ * A method that returns a {@link java.util.concurrent.CompletionStage} (or a Reactor
+ * {@code Mono}, when Reactor is present) is settled when that completes, by its outcome, and the
+ * task stays invisible to other consumers meanwhile; any other return value is ignored.
  *
  * <p>Delivery is at least once: make the handler idempotent, e.g. with the task id.
  */

@@ -9,8 +9,8 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,9 +32,16 @@ import org.jspecify.annotations.Nullable;
  * to {@code concurrency} workers on the handler executor, and then waits for a free permit and
  * for the next due time, a wake-up from the queue or {@code maxIdlePoll}, whichever comes first;
  * after a full batch it claims again at once. While tasks are held, the visibility of all their
- * deliveries is extended in one call every third of the visibility timeout. Stopping stops
- * claiming, hands back the tasks that did not start, waits up to {@code shutdownTimeout} for
- * running handlers and hands the rest back to the queue.
+ * deliveries is extended in one call every third of the visibility timeout, on a thread of this
+ * container's own. Both the loop and the acknowledgements survive any {@link Throwable}: they
+ * log, pause and go on.
+ *
+ * <p>Stopping has one deadline, {@code shutdownTimeout} from its start: it stops claiming (a
+ * claim that returns later hands its tasks back itself), hands back the tasks that did not
+ * start, waits until the deadline for running handlers and pending acknowledgements, then hands
+ * back what still runs in one call bounded by {@link #HAND_BACK_TIMEOUT} and interrupts those
+ * handlers. A task whose handler was interrupted that way is never settled: not as a failed
+ * attempt, not deleted, not dead-lettered.
  */
 final class DelayedTaskListenerContainer {
 
@@ -42,6 +49,9 @@ final class DelayedTaskListenerContainer {
 
 	/** How long a backlogged loop waits for more free permits before it claims. */
 	private static final long GATHER_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+	/** The longest the final hand-back of a stop may take, whatever Redis does. */
+	static final Duration HAND_BACK_TIMEOUT = Duration.ofSeconds(2);
 
 	private final ConsumableQueue<Object> queue;
 
@@ -52,8 +62,6 @@ final class DelayedTaskListenerContainer {
 	private final HandlerMethodAdapter adapter;
 
 	private final Executor handlers;
-
-	private final ScheduledExecutorService scheduler;
 
 	private final HandlerMetrics metrics;
 
@@ -73,14 +81,20 @@ final class DelayedTaskListenerContainer {
 	/** Whether the last claim left due tasks behind; only the loop thread reads and writes it. */
 	private boolean backlog;
 
-	/** Deliveries being handled and not settled, with the thread handling each. */
-	private final Map<Delivery<Object>, Thread> running = new ConcurrentHashMap<>();
+	/** Every claimed delivery until it is settled or handed back: waiting, running or acknowledging. */
+	private final Map<Delivery<Object>, Held> held = new ConcurrentHashMap<>();
 
 	/**
 	 * How far the Redis server's clock is ahead of this JVM's, as of the last claim: due times are
 	 * server times, so lateness is measured on the server's clock, not on a skewed local one.
 	 */
 	private volatile Duration serverClockAhead = Duration.ZERO;
+
+	/** When the last claim came back, for the status. */
+	private volatile @Nullable Instant lastClaim;
+
+	/** When claims started failing in a row, as {@link System#nanoTime()}, or 0 while they succeed. */
+	private volatile long failingSince;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -90,69 +104,95 @@ final class DelayedTaskListenerContainer {
 
 	private volatile boolean active;
 
-	private @Nullable Thread loop;
+	private volatile @Nullable Thread loop;
 
 	private @Nullable AutoCloseable wakeSubscription;
 
-	private @Nullable ScheduledFuture<?> extender;
+	private @Nullable ScheduledExecutorService extender;
 
 	DelayedTaskListenerContainer(ConsumableQueue<Object> queue, DelayedTaskEndpoint endpoint, ListenerSettings settings,
-			Executor handlers, ScheduledExecutorService scheduler, HandlerMetrics metrics) {
+			Executor handlers, HandlerMetrics metrics) {
 		this.queue = queue;
 		this.endpoint = endpoint;
 		this.settings = settings;
 		this.adapter = new HandlerMethodAdapter(endpoint.bean(), endpoint.method());
 		this.handlers = handlers;
-		this.scheduler = scheduler;
 		this.metrics = metrics;
 		this.capacity = endpoint.concurrency() + settings.prefetch();
 		this.permits = new Semaphore(this.capacity);
-		this.acknowledger = new Acknowledger(queue, endpoint.queue());
+		this.acknowledger = new Acknowledger(queue, endpoint.queue(), this::isStale);
+	}
+
+	String queueName() {
+		return this.endpoint.queue();
+	}
+
+	DelayedTaskListenerStatus status() {
+		Thread thread = this.loop;
+		boolean running = this.active && thread != null && thread.isAlive();
+		long since = this.failingSince;
+		long stalledAfter = this.settings.maxIdlePoll().toNanos() * DelayedTaskListenerStatus.STALLED_POLLS;
+		boolean progressing = running && (since == 0 || System.nanoTime() - since < stalledAfter);
+		return new DelayedTaskListenerStatus(this.endpoint.queue(), running, this.lastClaim, progressing);
 	}
 
 	void start() {
 		this.active = true;
 		this.acknowledger.start();
 		this.wakeSubscription = this.queue.onWake(this::wake);
+		// A thread per queue: a slow extension of one queue cannot delay another's
+		ScheduledExecutorService extender = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "baton-queue-visibility-" + this.endpoint.queue());
+			thread.setDaemon(true);
+			return thread;
+		});
 		long period = Math.max(1, this.settings.visibilityTimeout().toMillis() / 3);
-		this.extender = this.scheduler.scheduleWithFixedDelay(this::extendVisibility, period, period,
-				TimeUnit.MILLISECONDS);
-		Thread thread = new Thread(this::run, "baton-queue-" + this.endpoint.queue());
-		thread.setDaemon(true);
-		this.loop = thread;
-		thread.start();
+		extender.scheduleWithFixedDelay(this::extendVisibility, period, period, TimeUnit.MILLISECONDS);
+		this.extender = extender;
+		this.loop = DaemonThreads.start("baton-queue-" + this.endpoint.queue(), this::run);
 	}
 
 	/**
-	 * Stop claiming, hand back the tasks that did not start, wait for running handlers up to the
-	 * shutdown timeout, then hand back what is still running.
-	 * @return the number of deliveries handed back
+	 * Stop claiming, hand back the tasks that did not start, wait for running handlers until the
+	 * shutdown timeout, then hand back what is still running and interrupt it.
 	 */
-	int stop() {
+	void stop() {
+		long deadline = System.nanoTime() + this.settings.shutdownTimeout().toNanos();
 		this.active = false;
 		wake();
-		joinLoop();
-		closeWakeSubscription();
+		joinLoop(deadline);
+		DaemonThreads.start("baton-queue-stop-" + this.endpoint.queue(), this::closeWakeSubscription);
 		List<Delivery<Object>> notStarted = takeReady();
-		handBack(notStarted);
-		this.permits.release(notStarted.size());
-		boolean finished = acquireAll(this.capacity);
-		List<Delivery<Object>> unfinished = List.copyOf(this.running.keySet());
-		if (!finished) {
-			handBack(unfinished);
+		if (!notStarted.isEmpty()) {
+			// At once, so that other instances take them while handlers here finish
+			DaemonThreads.start("baton-queue-hand-back-" + this.endpoint.queue(), () -> handBack(notStarted));
 		}
-		if (this.extender != null) {
-			this.extender.cancel(false);
+		awaitSettled(deadline);
+		this.acknowledger.close(deadline);
+		List<Map.Entry<Delivery<Object>, Held>> unfinished = this.held.entrySet()
+			.stream()
+			.filter((entry) -> entry.getValue().handler != null)
+			.toList();
+		// Handed back or left to expire: either way their outcome must not settle them
+		unfinished.forEach((entry) -> entry.getValue().abandoned = true);
+		stopExtending();
+		if (!unfinished.isEmpty()) {
+			handBackWithin(unfinished.stream().map(Map.Entry::getKey).toList(), HAND_BACK_TIMEOUT);
+			unfinished.forEach((entry) -> interrupt(entry.getValue().handler));
 		}
-		this.acknowledger.close(this.settings.shutdownTimeout());
-		// Their tasks are handed back: interrupt the handlers, they can no longer settle them
-		unfinished.forEach((delivery) -> {
-			Thread handler = this.running.get(delivery);
-			if (handler != null && handler != Thread.currentThread()) {
-				handler.interrupt();
-			}
-		});
-		return notStarted.size() + (finished ? 0 : unfinished.size());
+	}
+
+	private static void interrupt(@Nullable Thread handler) {
+		if (handler != null && handler != Thread.currentThread()) {
+			handler.interrupt();
+		}
+	}
+
+	private void stopExtending() {
+		ScheduledExecutorService extender = this.extender;
+		if (extender != null) {
+			extender.shutdownNow();
+		}
 	}
 
 	private List<Delivery<Object>> takeReady() {
@@ -160,28 +200,41 @@ final class DelayedTaskListenerContainer {
 		Delivery<Object> delivery;
 		while ((delivery = this.ready.poll()) != null) {
 			taken.add(delivery);
+			finish(delivery);
 		}
 		return taken;
 	}
 
 	private void handBack(List<Delivery<Object>> deliveries) {
-		if (deliveries.isEmpty()) {
-			return;
-		}
 		try {
 			this.queue.handBack(deliveries);
 		}
-		catch (RuntimeException ex) {
+		catch (Throwable ex) {
 			logger.warn("Could not hand back " + deliveries.size() + " tasks of queue '" + this.endpoint.queue()
 					+ "'; they come back after the visibility timeout", ex);
+		}
+	}
+
+	/** Hands back on a thread of its own, waiting at most {@code timeout} whatever Redis does. */
+	private void handBackWithin(List<Delivery<Object>> deliveries, Duration timeout) {
+		Thread handingBack = DaemonThreads.start("baton-queue-hand-back-" + this.endpoint.queue(),
+				() -> handBack(deliveries));
+		try {
+			handingBack.join(timeout.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		if (handingBack.isAlive()) {
+			logger.warn("Handing back " + deliveries.size() + " tasks of queue '" + this.endpoint.queue()
+					+ "' takes longer than " + timeout + "; if it fails they come back after the visibility timeout");
 		}
 	}
 
 	private void run() {
 		while (this.active) {
 			try {
-				int claimed = claimAndDispatch();
-				if (claimed < 0) {
+				if (claimAndDispatch() < 0) {
 					return;
 				}
 			}
@@ -189,8 +242,13 @@ final class DelayedTaskListenerContainer {
 				Thread.currentThread().interrupt();
 				return;
 			}
-			catch (RuntimeException ex) {
-				logger.warn("Claiming from queue '" + this.endpoint.queue() + "' failed; trying again", ex);
+			catch (Throwable ex) {
+				// Any Throwable: a dead loop would stop consuming while the container looks running
+				if (this.failingSince == 0) {
+					this.failingSince = System.nanoTime();
+				}
+				logger.warn("Claiming from queue '" + this.endpoint.queue() + "' failed; trying again in "
+						+ this.settings.maxIdlePoll(), ex);
 				awaitWakeUp(this.settings.maxIdlePoll());
 			}
 		}
@@ -205,18 +263,35 @@ final class DelayedTaskListenerContainer {
 		if (this.backlog) {
 			max += gatherPermits(Math.min(this.settings.batchSize(), this.capacity) - max);
 		}
+		long sent = System.nanoTime();
+		Instant sentAt = Instant.now();
 		Claim<Object> claim;
 		try {
 			claim = this.queue.claim(max, this.settings.visibilityTimeout());
 		}
-		catch (RuntimeException ex) {
+		catch (Throwable ex) {
 			this.permits.release(max);
 			throw ex;
 		}
-		this.serverClockAhead = Duration.between(Instant.now(), claim.serverTime());
+		Instant receivedAt = Instant.now();
+		this.lastClaim = receivedAt;
+		this.failingSince = 0;
+		// The server read its clock somewhere during the round trip: the midpoint is the best guess
+		Instant midpoint = sentAt.plus(Duration.between(sentAt, receivedAt).dividedBy(2));
+		this.serverClockAhead = Duration.between(midpoint, claim.serverTime());
 		List<Delivery<Object>> deliveries = claim.deliveries();
 		this.permits.release(max - deliveries.size());
+		long visibleUntil = sent + this.settings.visibilityTimeout().toNanos();
+		deliveries.forEach((delivery) -> this.held.put(delivery, new Held(visibleUntil)));
 		this.ready.addAll(deliveries);
+		if (!this.active) {
+			// Stopped while the claim was under way: nobody will run these, give them back
+			List<Delivery<Object>> late = takeReady();
+			if (!late.isEmpty()) {
+				handBack(late);
+			}
+			return -1;
+		}
 		startWorkers();
 		Duration nextDueIn = claim.nextDueIn();
 		this.backlog = nextDueIn != null && nextDueIn.isZero();
@@ -269,9 +344,7 @@ final class DelayedTaskListenerContainer {
 				catch (RuntimeException ex) {
 					// The executor refused the worker: give the waiting tasks back to the queue at once
 					this.workers.decrementAndGet();
-					List<Delivery<Object>> refused = takeReady();
-					handBack(refused);
-					this.permits.release(refused.size());
+					handBack(takeReady());
 					return;
 				}
 			}
@@ -282,7 +355,15 @@ final class DelayedTaskListenerContainer {
 		try {
 			Delivery<Object> delivery;
 			while (this.active && (delivery = this.ready.poll()) != null) {
-				handle(delivery);
+				if (isStale(delivery)) {
+					// Its visibility could not be extended in time: another consumer may run it already
+					logger.warn("Dropping task '" + delivery.id() + "' of queue '" + this.endpoint.queue()
+							+ "': its visibility timeout passed while it waited for a handler");
+					finish(delivery);
+				}
+				else {
+					handle(delivery);
+				}
 			}
 		}
 		finally {
@@ -295,21 +376,32 @@ final class DelayedTaskListenerContainer {
 	}
 
 	private void handle(Delivery<Object> delivery) {
-		this.running.put(delivery, Thread.currentThread());
+		Held held = this.held.get(delivery);
+		if (held == null) {
+			return;
+		}
+		held.handler = Thread.currentThread();
 		long start = System.nanoTime();
 		Instant serverNow = Instant.now().plus(this.serverClockAhead);
 		this.metrics.lateness(this.endpoint.queue(), Duration.between(delivery.dueAt(), serverNow));
-		Outcome outcome;
 		boolean acknowledging = false;
 		try {
+			Outcome outcome;
 			try {
 				this.adapter.invoke(delivery.payload(), new Context(delivery));
+				held.handler = null;
 				// The permit comes back once the acknowledgement was sent: until then the task is in flight
 				this.acknowledger.acknowledge(delivery, () -> finish(delivery));
 				acknowledging = true;
 				outcome = Outcome.SUCCESS;
 			}
 			catch (Exception | Error ex) {
+				held.handler = null;
+				if (held.abandoned) {
+					logger.info("Task '" + delivery.id() + "' of queue '" + this.endpoint.queue()
+							+ "' was interrupted by stopping; it is not settled and will be delivered again");
+					return;
+				}
 				outcome = settleFailure(delivery, ex);
 			}
 			this.metrics.handled(this.endpoint.queue(), outcome, System.nanoTime() - start);
@@ -327,17 +419,21 @@ final class DelayedTaskListenerContainer {
 	}
 
 	private void finish(Delivery<Object> delivery) {
-		this.running.remove(delivery);
-		this.permits.release();
+		if (this.held.remove(delivery) != null) {
+			this.permits.release();
+		}
+	}
+
+	private boolean isStale(Delivery<Object> delivery) {
+		Held held = this.held.get(delivery);
+		return held == null || System.nanoTime() - held.visibleUntil > 0;
 	}
 
 	private Outcome settleFailure(Delivery<Object> delivery, Throwable ex) {
 		if (delivery.attempt() < this.settings.maxAttempts()) {
 			Duration delay = this.settings.backoff().delayAfter(delivery.attempt());
-			if (logger.isDebugEnabled()) {
-				logger.debug("Task '" + delivery.id() + "' of queue '" + this.endpoint.queue() + "' failed on attempt "
-						+ delivery.attempt() + "; retrying in " + delay, ex);
-			}
+			logger.warn("Task '" + delivery.id() + "' of queue '" + this.endpoint.queue() + "' failed on attempt "
+					+ delivery.attempt() + " of " + this.settings.maxAttempts() + "; retrying in " + delay, ex);
 			delivery.retry(delay);
 			return Outcome.RETRY;
 		}
@@ -353,16 +449,27 @@ final class DelayedTaskListenerContainer {
 	}
 
 	private void extendVisibility() {
-		// Waiting ones first: one that starts meanwhile is then found running
-		List<Delivery<Object>> deliveries = new ArrayList<>(this.ready);
-		deliveries.addAll(this.running.keySet());
+		List<Delivery<Object>> deliveries = this.held.entrySet()
+			.stream()
+			.filter((entry) -> !entry.getValue().abandoned)
+			.map(Map.Entry::getKey)
+			.toList();
 		if (deliveries.isEmpty()) {
 			return;
 		}
+		long sent = System.nanoTime();
 		try {
 			this.queue.extendVisibility(deliveries, this.settings.visibilityTimeout());
+			long visibleUntil = sent + this.settings.visibilityTimeout().toNanos();
+			deliveries.forEach((delivery) -> {
+				Held held = this.held.get(delivery);
+				if (held != null) {
+					held.visibleUntil = visibleUntil;
+				}
+			});
 		}
-		catch (RuntimeException ex) {
+		catch (Throwable ex) {
+			// Any Throwable: the scheduler would silently cancel the extension for good
 			logger.warn("Could not extend the visibility of " + deliveries.size() + " tasks of queue '"
 					+ this.endpoint.queue() + "'", ex);
 		}
@@ -396,30 +503,29 @@ final class DelayedTaskListenerContainer {
 		}
 	}
 
-	private void joinLoop() {
+	/** Waits for the loop until the deadline; a claim still under way hands its tasks back itself. */
+	private void joinLoop(long deadline) {
 		Thread thread = this.loop;
 		if (thread == null) {
 			return;
 		}
 		try {
-			thread.join(Math.max(1000, this.settings.maxIdlePoll().toMillis() * 2));
+			thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
 	}
 
-	private boolean acquireAll(int all) {
+	/** Waits until no handler runs and no acknowledgement is pending, or the deadline passes. */
+	private void awaitSettled(long deadline) {
 		try {
-			if (this.permits.tryAcquire(all, this.settings.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-				this.permits.release(all);
-				return true;
+			while (!this.held.isEmpty() && System.nanoTime() - deadline < 0) {
+				Thread.sleep(10);
 			}
-			return false;
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			return false;
 		}
 	}
 
@@ -434,6 +540,24 @@ final class DelayedTaskListenerContainer {
 		catch (Exception ex) {
 			logger.debug("Could not stop wake-ups of queue '" + this.endpoint.queue() + "'", ex);
 		}
+	}
+
+	/** A claimed delivery until it is settled. */
+	private static final class Held {
+
+		/** How long the delivery stays invisible, as {@link System#nanoTime()}. */
+		volatile long visibleUntil;
+
+		/** The thread running its handler, if one does. */
+		volatile @Nullable Thread handler;
+
+		/** Whether stopping handed it back or left it to expire: its handler's outcome is not settled. */
+		volatile boolean abandoned;
+
+		Held(long visibleUntil) {
+			this.visibleUntil = visibleUntil;
+		}
+
 	}
 
 	private final class Context implements TaskContext {

@@ -4,11 +4,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -17,7 +17,6 @@ import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.internal.ConsumableQueue;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
@@ -27,8 +26,9 @@ import org.springframework.util.Assert;
 /**
  * Owns one {@link DelayedTaskListenerContainer} per registered {@link DelayedTaskEndpoint} and
  * runs them as one {@link SmartLifecycle}: started late, after every other bean is ready, and
- * stopped early, before the beans handlers use are destroyed. Containers stop in parallel, so
- * shutdown takes at most one {@code shutdownTimeout} (of the longest queue).
+ * stopped early, before the beans handlers use are destroyed. Containers stop in parallel and
+ * asynchronously ({@link #stop(Runnable)}), so shutdown takes at most the longest queue's
+ * {@code shutdownTimeout} plus one bounded hand-back, whatever Redis does.
  */
 public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 
@@ -48,8 +48,6 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 	private final List<Runnable> onStop = new ArrayList<>();
 
 	private final List<DelayedTaskListenerContainer> containers = new ArrayList<>();
-
-	private @Nullable ScheduledExecutorService scheduler;
 
 	private volatile boolean running;
 
@@ -93,34 +91,75 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		return Map.copyOf(this.endpoints);
 	}
 
+	/**
+	 * The status of each running container, for health checks.
+	 * @return the statuses by queue name, empty when stopped
+	 */
+	public synchronized Map<String, DelayedTaskListenerStatus> getStatuses() {
+		Map<String, DelayedTaskListenerStatus> statuses = new LinkedHashMap<>();
+		this.containers.forEach((container) -> statuses.put(container.queueName(), container.status()));
+		return statuses;
+	}
+
+	/**
+	 * The status of the container that consumes a queue, for health checks.
+	 * @param queue the queue name
+	 * @return the status, or empty if no container consumes the queue
+	 */
+	public Optional<DelayedTaskListenerStatus> getStatus(String queue) {
+		return Optional.ofNullable(getStatuses().get(queue));
+	}
+
 	@Override
 	public synchronized void start() {
 		if (this.running) {
 			return;
 		}
-		this.scheduler = Executors.newSingleThreadScheduledExecutor(daemonThreads("baton-queue-visibility-"));
 		this.running = true;
 		this.endpoints.values().forEach(this::startContainer);
 	}
 
 	@Override
-	public synchronized void stop() {
-		if (!this.running) {
-			return;
+	public void stop() {
+		CountDownLatch stopped = new CountDownLatch(1);
+		stop(stopped::countDown);
+		try {
+			stopped.await();
 		}
-		this.running = false;
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/**
+	 * Stop every container in parallel, without blocking the caller: {@code callback} runs once
+	 * all have stopped, at most the longest {@code shutdownTimeout} plus one bounded hand-back
+	 * later.
+	 */
+	@Override
+	public void stop(Runnable callback) {
+		List<DelayedTaskListenerContainer> stopping;
+		List<Runnable> afterStop;
+		synchronized (this) {
+			if (!this.running) {
+				callback.run();
+				return;
+			}
+			this.running = false;
+			stopping = List.copyOf(this.containers);
+			this.containers.clear();
+			afterStop = List.copyOf(this.onStop);
+			this.onStop.clear();
+		}
 		CompletableFuture
-			.allOf(this.containers.stream()
-				.map((container) -> CompletableFuture.runAsync(container::stop, daemonThread("baton-queue-stop")))
+			.allOf(stopping.stream()
+				.map((container) -> CompletableFuture.runAsync(container::stop,
+						DaemonThreads.named("baton-queue-stop-" + container.queueName())))
 				.toArray(CompletableFuture[]::new))
-			.join();
-		this.containers.clear();
-		this.onStop.forEach(Runnable::run);
-		this.onStop.clear();
-		if (this.scheduler != null) {
-			this.scheduler.shutdownNow();
-			this.scheduler = null;
-		}
+			.whenComplete((result, ex) -> {
+				afterStop.forEach(Runnable::run);
+				callback.run();
+			});
 	}
 
 	@Override
@@ -141,9 +180,8 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 						+ queue.getClass().getName() + " does not implement ConsumableQueue");
 		@SuppressWarnings("unchecked")
 		ConsumableQueue<Object> consumable = (ConsumableQueue<Object>) queue;
-		Assert.state(this.scheduler != null, "Not started");
 		DelayedTaskListenerContainer container = new DelayedTaskListenerContainer(consumable, endpoint,
-				queueSettings, handlerExecutor(endpoint), this.scheduler, this.metrics);
+				queueSettings, handlerExecutor(endpoint), this.metrics);
 		this.containers.add(container);
 		container.start();
 	}
@@ -169,14 +207,6 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		CustomizableThreadFactory threads = new CustomizableThreadFactory(prefix);
 		threads.setDaemon(true);
 		return threads;
-	}
-
-	private static Executor daemonThread(String name) {
-		return (task) -> {
-			Thread thread = new Thread(task, name);
-			thread.setDaemon(true);
-			thread.start();
-		};
 	}
 
 	/**

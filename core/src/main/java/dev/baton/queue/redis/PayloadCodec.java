@@ -33,9 +33,23 @@ final class PayloadCodec<T> {
 	/**
 	 * Read a payload.
 	 * @throws JacksonException if the JSON does not make a payload of this queue's type
+	 * @throws IllegalArgumentException if it is JSON null, or a custom deserializer threw
+	 * anything else
 	 */
 	T read(String json) {
-		T payload = this.jsonMapper.readValue(json, this.type);
+		T payload;
+		try {
+			payload = this.jsonMapper.readValue(json, this.type);
+		}
+		catch (JacksonException ex) {
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			// A custom deserializer throws what it likes: callers must see an unreadable payload,
+			// or one such task would fail the whole claimed batch on every claim
+			throw new IllegalArgumentException(
+					"Payload cannot be read as " + this.type.getName() + ": " + ex, ex);
+		}
 		if (payload == null) {
 			throw new IllegalArgumentException("Payload is JSON null, not a " + this.type.getName());
 		}

@@ -1,6 +1,9 @@
 package dev.baton.queue.listener;
 
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
+
+import dev.baton.queue.DelayQueues;
 
 import dev.baton.queue.redis.RedisDelayQueues;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -23,10 +26,19 @@ final class ListenerContext implements AutoCloseable {
 
 	ListenerContext(RedisConnectionFactory connectionFactory, Function<String, ListenerSettings> settings,
 			Object... handlers) {
+		this(connectionFactory, UnaryOperator.identity(), settings, handlers);
+	}
+
+	/**
+	 * A context whose containers consume the queues through {@code consumedThrough}, for example
+	 * {@link FaultyQueues}; {@link #queues} stays the plain engine.
+	 */
+	ListenerContext(RedisConnectionFactory connectionFactory, UnaryOperator<DelayQueues> consumedThrough,
+			Function<String, ListenerSettings> settings, Object... handlers) {
 		this.queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build()).build();
 		this.context.registerBean(DelayedTaskAnnotationBeanPostProcessor.class);
 		this.context.registerBean(DelayedTaskListenerRegistry.class, () -> DelayedTaskListenerRegistry
-			.builder(this.queues)
+			.builder(consumedThrough.apply(this.queues))
 			.settings(settings)
 			.meterRegistry(this.meters)
 			.build());
