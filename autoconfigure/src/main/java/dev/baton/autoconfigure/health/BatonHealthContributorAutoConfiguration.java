@@ -6,6 +6,7 @@ import java.util.Map;
 import dev.baton.autoconfigure.lock.BatonLockAutoConfiguration;
 import dev.baton.autoconfigure.queue.BatonQueueAutoConfiguration;
 import dev.baton.lock.RedisLockManager;
+import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -19,7 +20,7 @@ import org.springframework.context.annotation.Bean;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
  * the {@code baton} health contributor: {@code locks} (Redis answers the lock manager, renewals
- * succeed).
+ * succeed) and {@code queues} (every {@code @DelayedTask} container's loop runs and claims).
  */
 @AutoConfiguration(after = { BatonLockAutoConfiguration.class, BatonQueueAutoConfiguration.class })
 @ConditionalOnClass(HealthContributor.class)
@@ -28,9 +29,12 @@ public final class BatonHealthContributorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "batonHealthContributor")
-	CompositeHealthContributor batonHealthContributor(ObjectProvider<RedisLockManager> lockManager) {
+	CompositeHealthContributor batonHealthContributor(ObjectProvider<RedisLockManager> lockManager,
+			ObjectProvider<DelayedTaskListenerRegistry> listenerRegistry) {
 		Map<String, HealthContributor> contributors = new LinkedHashMap<>();
 		lockManager.ifUnique((manager) -> contributors.put("locks", new LockManagerHealthIndicator(manager)));
+		listenerRegistry
+			.ifUnique((registry) -> contributors.put("queues", new QueueListenersHealthIndicator(registry)));
 		return CompositeHealthContributor.fromMap(contributors);
 	}
 
