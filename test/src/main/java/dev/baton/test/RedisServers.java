@@ -54,9 +54,9 @@ public final class RedisServers {
 	 * than one server (replication, cluster, failover). The caller stops it with
 	 * {@link RedisServer#close()}; it also stops when this JVM exits.
 	 * @param arguments extra {@code redis-server} arguments, e.g. {@code "--appendonly", "yes"}
-	 * @return the running server
+	 * @return the running server, which the test may also kill and restart
 	 */
-	public static RedisServer startLocal(String... arguments) {
+	public static LocalRedisServer startLocal(String... arguments) {
 		return RedisProcess.start(arguments);
 	}
 
@@ -69,7 +69,7 @@ public final class RedisServers {
 	 * @return the running server
 	 * @throws IllegalStateException if the server cannot start on that port
 	 */
-	public static RedisServer startLocal(int port, String... arguments) {
+	public static LocalRedisServer startLocal(int port, String... arguments) {
 		return RedisProcess.startOn(port, arguments);
 	}
 

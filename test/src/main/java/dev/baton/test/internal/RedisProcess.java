@@ -13,7 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import dev.baton.test.RedisServer;
+import dev.baton.test.LocalRedisServer;
 
 /**
  * A {@code redis-server} process on a free loopback port.
@@ -22,7 +22,7 @@ import dev.baton.test.RedisServer;
  * which is a pipe from this JVM. When the JVM exits, normally or by {@code SIGKILL}, the pipe
  * closes and the guardian kills the server, so no test run leaves a server behind.
  */
-public final class RedisProcess implements RedisServer {
+public final class RedisProcess implements LocalRedisServer {
 
 	private static final String GUARDIAN = "\"$@\" & server=$!; cat >/dev/null; kill \"$server\" 2>/dev/null; wait \"$server\"";
 
@@ -36,7 +36,7 @@ public final class RedisProcess implements RedisServer {
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> running.forEach(RedisProcess::close), "baton-redis-stop"));
 	}
 
-	private final Process guardian;
+	private volatile Process guardian;
 
 	private final int port;
 
@@ -44,11 +44,17 @@ public final class RedisProcess implements RedisServer {
 
 	private final Path binary;
 
-	private RedisProcess(Process guardian, int port, String version, Path binary) {
-		this.guardian = guardian;
+	private final Path dir;
+
+	private final String[] arguments;
+
+	private RedisProcess(Launched launched, int port, Path binary, Path dir, String[] arguments) {
+		this.guardian = launched.guardian();
+		this.version = launched.version();
 		this.port = port;
-		this.version = version;
 		this.binary = binary;
+		this.dir = dir;
+		this.arguments = arguments;
 	}
 
 	/**
@@ -61,7 +67,7 @@ public final class RedisProcess implements RedisServer {
 		IllegalStateException failure = new IllegalStateException("Could not start " + binary);
 		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
 			try {
-				RedisProcess server = launch(binary, freePort(), arguments);
+				RedisProcess server = create(binary, freePort(), arguments);
 				running.add(server);
 				return server;
 			}
@@ -79,14 +85,23 @@ public final class RedisProcess implements RedisServer {
 	 * @return the running server
 	 */
 	public static RedisProcess startOn(int port, String... arguments) {
-		RedisProcess server = launch(RedisBinary.resolve(), port, arguments);
+		RedisProcess server = create(RedisBinary.resolve(), port, arguments);
 		running.add(server);
 		return server;
 	}
 
-	private static RedisProcess launch(Path binary, int port, String... arguments) {
+	private static RedisProcess create(Path binary, int port, String... arguments) {
 		try {
 			Path dir = Files.createTempDirectory("baton-redis-" + port);
+			return new RedisProcess(launch(binary, port, dir, arguments), port, binary, dir, arguments);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot create a directory for redis-server", ex);
+		}
+	}
+
+	private static Launched launch(Path binary, int port, Path dir, String... arguments) {
+		try {
 			List<String> command = new ArrayList<>(List.of("sh", "-c", GUARDIAN, "baton-redis", binary.toString(),
 					"--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
 					"--daemonize", "no", "--dir", dir.toString()));
@@ -102,7 +117,7 @@ public final class RedisProcess implements RedisServer {
 					throw new IllegalStateException("port " + port + " is already taken by another Redis (pid "
 							+ server.processId() + ")");
 				}
-				return new RedisProcess(guardian, port, server.version(), binary);
+				return new Launched(guardian, server.version());
 			}
 			catch (RuntimeException ex) {
 				stop(guardian);
@@ -146,6 +161,43 @@ public final class RedisProcess implements RedisServer {
 	@Override
 	public String origin() {
 		return "redis-server process " + this.binary;
+	}
+
+	@Override
+	public void kill() {
+		this.guardian.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
+		awaitPortFree();
+		stop(this.guardian);
+	}
+
+	@Override
+	public void restart() {
+		this.guardian = launch(this.binary, this.port, this.dir, this.arguments).guardian();
+	}
+
+	private void awaitPortFree() {
+		long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+		while (System.nanoTime() < deadline) {
+			try {
+				new ServerSocket(this.port, 1, InetAddress.getLoopbackAddress()).close();
+				return;
+			}
+			catch (IOException ex) {
+				try {
+					Thread.sleep(20);
+				}
+				catch (InterruptedException interrupted) {
+					Thread.currentThread().interrupt();
+					return;
+				}
+			}
+		}
+		throw new IllegalStateException("Port " + this.port + " is still taken after killing redis-server");
+	}
+
+	/** A started guardian and the version its server reported. */
+	private record Launched(Process guardian, String version) {
+
 	}
 
 	/** The guardian's process id; its child is the server. */

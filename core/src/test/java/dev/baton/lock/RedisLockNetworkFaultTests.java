@@ -1,0 +1,186 @@
+package dev.baton.lock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import dev.baton.test.LocalRedisServer;
+import dev.baton.test.RedisProxy;
+import dev.baton.test.RedisServers;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Locks under network faults, through a TCP proxy between the holder and Redis: a partition, a
+ * slow link, and Redis killed and restarted. A second instance connects to Redis directly.
+ */
+class RedisLockNetworkFaultTests {
+
+	private static final Duration LEASE = Duration.ofMillis(1500);
+
+	private final List<AutoCloseable> resources = new ArrayList<>();
+
+	private final List<LockLostEvent> lostEvents = new CopyOnWriteArrayList<>();
+
+	private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+	private LocalRedisServer server;
+
+	private RedisProxy proxy;
+
+	private StringRedisTemplate redis;
+
+	@BeforeEach
+	void start() {
+		this.server = RedisServers.startLocal();
+		this.proxy = RedisProxy.to(this.server);
+		this.redis = new StringRedisTemplate(connectionFactory(this.server.port()));
+	}
+
+	@AfterEach
+	void stop() throws Exception {
+		for (int i = this.resources.size() - 1; i >= 0; i--) {
+			this.resources.get(i).close();
+		}
+		this.proxy.close();
+		this.server.close();
+	}
+
+	/** The holder: through the proxy, with Lettuce's default 60 s command timeout. */
+	private RedisLockManager holder() {
+		RedisLockManager manager = RedisLockManager.builder(connectionFactory(this.proxy.port()))
+			.leaseTime(LEASE)
+			.commandTimeout(Duration.ofMillis(300))
+			.lockLostListener(this.lostEvents::add)
+			.meterRegistry(this.meters)
+			.build();
+		this.resources.add(manager);
+		return manager;
+	}
+
+	/** Another instance, straight to Redis. */
+	private RedisLockManager otherInstance() {
+		RedisLockManager manager = RedisLockManager.builder(connectionFactory(this.server.port())).build();
+		this.resources.add(manager);
+		return manager;
+	}
+
+	@Test
+	void holderCutOffFromRedisLearnsThatItLostTheLockWhileStillCutOff() {
+		RedisLockManager holder = holder();
+		LockLease lease = holder.tryAcquire(LockRequest.of("settlement:1").build()).orElseThrow();
+		RedisLock lock = holder.getLock("report");
+		lock.lock();
+		RedisLockManager other = otherInstance();
+
+		this.proxy.blackHole();
+		long cut = System.nanoTime();
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.lostEvents.size() == 2);
+		Duration noticed = Duration.ofNanos(System.nanoTime() - cut);
+
+		// At most one renewal period (LEASE / 3) after the lease ran out, counted from the last renewal sent.
+		assertThat(noticed).isLessThan(LEASE.plus(LEASE.dividedBy(3)).plusMillis(400));
+		assertThat(lease.isValid()).isFalse();
+		assertThat(lock.isHeldByCurrentThread()).isFalse();
+		assertThat(this.meters.get("baton.lock.lost").tag("lock", "settlement").counter().count()).isOne();
+		// Redis expired the lease by then: the other instance gets the lock.
+		await().atMost(Duration.ofSeconds(3))
+			.until(() -> other.tryAcquire("settlement:1", Duration.ZERO).map((theirs) -> true).orElse(false));
+
+		this.proxy.heal();
+		assertThat(holder.heldCount()).isZero();
+	}
+
+	@Test
+	void lockCallsOnAnUnreachableRedisFailWithinTheCommandTimeout() {
+		RedisLockManager holder = holder();
+		LockLease lease = holder.tryAcquire("job", Duration.ZERO).orElseThrow();
+
+		this.proxy.blackHole();
+		long start = System.nanoTime();
+		assertThatExceptionOfType(LockUnavailableException.class)
+			.isThrownBy(() -> holder.tryAcquire("other-job", Duration.ZERO))
+			.withMessageContaining("acquire lock 'other-job'");
+		assertThatExceptionOfType(LockUnavailableException.class)
+			.isThrownBy(() -> holder.tryAcquire("job", Duration.ofMillis(200)));
+		assertThatExceptionOfType(LockUnavailableException.class).isThrownBy(lease::release);
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+		this.proxy.heal();
+	}
+
+	@Test
+	void acquireWhoseReplyCameTooLateDoesNotLeaveTheLockHeld() {
+		RedisLockManager holder = holder();
+		holder.tryAcquire("warm-up", Duration.ZERO).orElseThrow().release();
+
+		this.proxy.latency(Duration.ofMillis(400));
+		assertThatExceptionOfType(LockUnavailableException.class)
+			.isThrownBy(() -> holder.tryAcquire("slow", Duration.ZERO));
+		this.proxy.heal();
+
+		// Redis did take the lock for the late acquire; the owner-checked release that followed frees it.
+		await().atMost(Duration.ofSeconds(5)).until(() -> !this.redis.hasKey("baton:lock:{slow}"));
+		assertThat(otherInstance().tryAcquire("slow", Duration.ZERO)).isPresent();
+	}
+
+	@Test
+	void redisRestartWhileLocksAreHeldAndAwaited() throws Exception {
+		RedisLockManager holder = holder();
+		LockLease held = holder.tryAcquire("restart", Duration.ZERO).orElseThrow();
+		RedisLockManager waiterInstance = RedisLockManager.builder(connectionFactory(this.proxy.port()))
+			.commandTimeout(Duration.ofMillis(300))
+			.build();
+		this.resources.add(waiterInstance);
+		CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+			while (System.nanoTime() < deadline) {
+				try {
+					return waiterInstance.tryAcquire("restart", Duration.ofSeconds(10)).map((lease) -> {
+						lease.release();
+						return true;
+					}).orElse(false);
+				}
+				catch (LockUnavailableException ex) {
+					// Redis is down: try again, as a caller would
+				}
+			}
+			return false;
+		});
+		Thread.sleep(200);
+
+		this.server.kill();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !held.isValid());
+		this.server.restart();
+
+		assertThat(waiter.get(30, TimeUnit.SECONDS)).as("the waiter got the lock after the restart").isTrue();
+		assertThat(this.lostEvents).extracting(LockLostEvent::name).contains("restart");
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> this.redis.keys("baton:lock:*").stream().allMatch((key) -> key.endsWith(":fence")));
+		assertThat(holder.heldCount()).isZero();
+	}
+
+	private LettuceConnectionFactory connectionFactory(int port) {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", port),
+				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(60)).build());
+		factory.afterPropertiesSet();
+		factory.start();
+		this.resources.add(factory::destroy);
+		return factory;
+	}
+
+}
