@@ -70,6 +70,7 @@ public final class BatonLockAutoConfiguration {
 			.bindOrCreate("baton.lock", BatonLockProperties.class);
 		DistributedLockAdvisor advisor = new DistributedLockAdvisor(lockManager::getObject, properties.getWaitTime());
 		advisor.setOrder(properties.getAspectOrder());
+		advisor.setMaxKeys(properties.getMaxKeys());
 		return advisor;
 	}
 

@@ -40,6 +40,11 @@ public class BatonLockProperties {
 	private Duration commandTimeout = Duration.ofSeconds(2);
 
 	/**
+	 * Most elements a collection key of @DistributedLock may evaluate to.
+	 */
+	private int maxKeys = 100;
+
+	/**
 	 * Longest lock name accepted, in characters.
 	 */
 	private int maxNameLength = 1024;
@@ -93,6 +98,14 @@ public class BatonLockProperties {
 
 	public void setCommandTimeout(Duration commandTimeout) {
 		this.commandTimeout = commandTimeout;
+	}
+
+	public int getMaxKeys() {
+		return this.maxKeys;
+	}
+
+	public void setMaxKeys(int maxKeys) {
+		this.maxKeys = maxKeys;
 	}
 
 	public int getMaxNameLength() {

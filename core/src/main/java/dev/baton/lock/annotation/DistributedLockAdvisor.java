@@ -14,6 +14,10 @@ import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.core.Ordered;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
 
 /**
  * The advisor that applies {@link DistributedLock @DistributedLock}. Register it as a bean with
@@ -36,6 +40,17 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor implem
 
 	private final Pointcut pointcut = new StaticMethodMatcherPointcut() {
 
+		{
+			// Parses every annotated method of a class when its bean is first considered, so that each
+			// invalid or unproxyable one is reported at start-up, not only those the matcher reaches.
+			setClassFilter((targetClass) -> {
+				ReflectionUtils.doWithMethods(ClassUtils.getUserClass(targetClass),
+						(method) -> DistributedLockAdvisor.this.methods.find(method, targetClass),
+						(method) -> AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class));
+				return true;
+			});
+		}
+
 		@Override
 		public boolean matches(Method method, Class<?> targetClass) {
 			return DistributedLockAdvisor.this.methods.find(method, targetClass) != null;
@@ -53,6 +68,16 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor implem
 		this.methods = new LockedMethods(defaultWaitTime);
 		this.interceptor = new DistributedLockInterceptor(this.methods, lockManager);
 		setOrder(DEFAULT_ORDER);
+	}
+
+	/**
+	 * The most elements a collection {@code key} may evaluate to; a call with more fails with an
+	 * {@link IllegalArgumentException}. The default is 100.
+	 * @param maxKeys the maximum, at least 1
+	 */
+	public void setMaxKeys(int maxKeys) {
+		Assert.isTrue(maxKeys >= 1, () -> "Maximum number of lock keys must be at least 1, was " + maxKeys);
+		this.methods.setMaxKeys(maxKeys);
 	}
 
 	@Override

@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.SortedSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.baton.lock.LockLease;
@@ -16,6 +18,7 @@ import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.support.AopUtils;
 
 /** Runs a {@code @DistributedLock} method while holding its locks. */
@@ -39,14 +42,20 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			return invocation.proceed();
 		}
 		@Nullable Object[] arguments = invocation.getArguments();
-		SortedSet<String> names = locked.lockNames(arguments);
+		SortedSet<String> names = locked.lockNames(arguments, this.methods.maxKeys());
 		return switch (locked.returnKind()) {
 			case DIRECT -> invokeDirect(invocation, locked, names, target);
 			case COMPLETION_STAGE -> invokeAsync(invocation, locked, names, target);
-			case PUBLISHER -> ReactiveLocking.lock(invocation.proceed(), () -> acquireAll(locked, names).leases(),
-					(leases) -> releaseAll(locked, leases),
+			case PUBLISHER -> ReactiveLocking.lock(locked.method().getReturnType(), () -> proceedOnce(invocation),
+					() -> acquireAll(locked, names).leases(), (leases) -> releaseAll(locked, leases, null),
 					() -> failure(locked, names, target, arguments));
 		};
+	}
+
+	/** Proceeds on a copy of the invocation, so that each subscription to a Reactor result runs the method once. */
+	private static @Nullable Object proceedOnce(MethodInvocation invocation) throws Throwable {
+		return (invocation instanceof ProxyMethodInvocation proxied) ? proxied.invocableClone().proceed()
+				: invocation.proceed();
 	}
 
 	private @Nullable Object invokeDirect(MethodInvocation invocation, LockedMethod locked, SortedSet<String> names,
@@ -55,11 +64,16 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		if (acquired.leases().isEmpty()) {
 			return locked.onFailure().apply(target, invocation.getArguments(), acquired.failure(locked));
 		}
+		Throwable failure = null;
 		try {
 			return invocation.proceed();
 		}
+		catch (Throwable ex) {
+			failure = ex;
+			throw ex;
+		}
 		finally {
-			releaseAll(locked, acquired.leases().get());
+			releaseAll(locked, acquired.leases().get(), failure);
 		}
 	}
 
@@ -75,16 +89,36 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			result = invocation.proceed();
 		}
 		catch (Throwable ex) {
-			releaseAll(locked, leases);
+			releaseAll(locked, leases, ex);
 			throw ex;
 		}
-		if (result instanceof CompletionStage<?> stage) {
-			stage.whenComplete((value, failure) -> releaseAll(locked, leases));
+		if (!(result instanceof CompletionStage<?> stage)) {
+			releaseAll(locked, leases, null);
+			return result;
 		}
-		else {
-			releaseAll(locked, leases);
+		if (!locked.method().getReturnType().isAssignableFrom(CompletableFuture.class)) {
+			// A stage type of its own cannot be replaced: the locks are released when it completes.
+			stage.whenComplete((value, failure) -> releaseAll(locked, leases, null));
+			return result;
 		}
-		return result;
+		// The caller's continuations run only once the locks are released.
+		CompletableFuture<Object> released = new CompletableFuture<>();
+		stage.whenComplete((value, failure) -> {
+			try {
+				releaseAll(locked, leases, failure);
+			}
+			catch (Throwable releaseFailure) {
+				released.completeExceptionally(releaseFailure);
+				return;
+			}
+			if (failure != null) {
+				released.completeExceptionally(failure);
+			}
+			else {
+				released.complete(value);
+			}
+		});
+		return released;
 	}
 
 	private @Nullable Object failure(LockedMethod locked, SortedSet<String> names, Object target,
@@ -101,37 +135,83 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		}
 	}
 
-	/** Takes every lock, in order, within one wait time; all or none. */
+	/**
+	 * Takes every lock, in order, within one wait time; all or none. Whatever ends the attempt
+	 * early (a lock not acquired, a Redis failure, an interrupt) releases the locks already taken.
+	 */
 	private Acquired acquireAll(LockedMethod locked, SortedSet<String> names) {
 		LockManager manager = this.lockManager.get();
 		long deadline = System.nanoTime() + locked.waitTime().toNanos();
 		List<LockLease> leases = new ArrayList<>(names.size());
-		for (String name : names) {
-			Duration wait = Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0));
-			LockRequest request = LockRequest.of(name)
-				.group(locked.name())
-				.waitTime(wait)
-				.leaseTime(locked.leaseTime())
-				.build();
-			Optional<LockLease> lease = manager.tryAcquire(request);
-			if (lease.isEmpty()) {
-				leases.forEach(LockLease::release);
-				return new Acquired(Optional.empty(), name);
+		try {
+			for (String name : names) {
+				Duration wait = Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0));
+				LockRequest request = LockRequest.of(name)
+					.group(locked.name())
+					.waitTime(wait)
+					.leaseTime(locked.leaseTime())
+					.build();
+				Optional<LockLease> lease = manager.tryAcquire(request);
+				if (lease.isEmpty()) {
+					releaseEach(leases, LockLease::release, null);
+					return new Acquired(Optional.empty(), name);
+				}
+				leases.add(lease.get());
 			}
-			leases.add(lease.get());
+		}
+		catch (RuntimeException | Error ex) {
+			releaseEach(leases, LockLease::release, ex);
+			throw ex;
 		}
 		return new Acquired(Optional.of(leases), null);
 	}
 
-	private static void releaseAll(LockedMethod locked, List<LockLease> leases) {
+	/**
+	 * Releases every lease, keeping each for {@code lockAtLeastFor} if the method says so.
+	 * @param primary what the call already failed with, or {@code null}; a release failure is
+	 * added to it, or else thrown
+	 */
+	private static void releaseAll(LockedMethod locked, List<LockLease> leases, @Nullable Throwable primary) {
 		Duration lockAtLeastFor = locked.lockAtLeastFor();
-		for (int i = leases.size() - 1; i >= 0; i--) {
+		releaseEach(leases, (lease) -> {
 			if (lockAtLeastFor != null) {
-				leases.get(i).release(lockAtLeastFor);
+				lease.release(lockAtLeastFor);
 			}
 			else {
-				leases.get(i).release();
+				lease.release();
 			}
+		}, primary);
+	}
+
+	/**
+	 * Releases every lease, the last taken first, each whatever the others did.
+	 * @param primary the failure already under way, which collects the release failures; when
+	 * {@code null}, the first release failure is thrown after every lease was tried
+	 */
+	private static void releaseEach(List<LockLease> leases, Consumer<LockLease> release,
+			@Nullable Throwable primary) {
+		Throwable first = null;
+		for (int i = leases.size() - 1; i >= 0; i--) {
+			try {
+				release.accept(leases.get(i));
+			}
+			catch (RuntimeException | Error ex) {
+				if (primary != null) {
+					primary.addSuppressed(ex);
+				}
+				else if (first == null) {
+					first = ex;
+				}
+				else {
+					first.addSuppressed(ex);
+				}
+			}
+		}
+		if (first instanceof RuntimeException runtime) {
+			throw runtime;
+		}
+		if (first instanceof Error error) {
+			throw error;
 		}
 	}
 

@@ -14,6 +14,7 @@ import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.BeanResolver;
 import org.springframework.expression.Expression;
 import org.springframework.util.ObjectUtils;
+import org.springframework.util.ReflectionUtils;
 
 /**
  * A {@code @DistributedLock} method, parsed and checked once: which locks an invocation takes,
@@ -59,6 +60,10 @@ final class LockedMethod {
 		this.beans = beans;
 	}
 
+	Method method() {
+		return this.method;
+	}
+
 	/** The annotation's lock name: the metric tag, and the prefix of every evaluated lock name. */
 	String name() {
 		return this.name;
@@ -86,10 +91,12 @@ final class LockedMethod {
 
 	/**
 	 * The locks an invocation takes, sorted so that every caller takes them in the same order.
-	 * @throws IllegalArgumentException if the key evaluates to null, an empty collection, or a
-	 * collection with a null element
+	 * @param maxKeys the most elements a collection key may have
+	 * @throws IllegalArgumentException if the key evaluates to null, an empty collection, a
+	 * collection with a null element or more than {@code maxKeys} elements, or a value whose
+	 * {@code toString()} is {@code Object}'s identity string
 	 */
-	SortedSet<String> lockNames(@Nullable Object[] arguments) {
+	SortedSet<String> lockNames(@Nullable Object[] arguments, int maxKeys) {
 		SortedSet<String> names = new TreeSet<>();
 		if (this.key == null) {
 			names.add(this.name);
@@ -101,9 +108,19 @@ final class LockedMethod {
 			context.setBeanResolver(this.beans);
 		}
 		Object value = this.key.getValue(context);
-		for (Object element : elements(value)) {
+		Collection<?> elements = elements(value);
+		if (elements.size() > maxKeys) {
+			throw new IllegalArgumentException(problem("evaluated to " + elements.size()
+					+ " elements, more than the maximum of " + maxKeys + " (baton.lock.max-keys)"));
+		}
+		for (Object element : elements) {
 			if (element == null) {
 				throw new IllegalArgumentException(problem("evaluated to a null element"));
+			}
+			if (!VALUE_BASED.get(element.getClass())) {
+				throw new IllegalArgumentException(problem("evaluated to a " + element.getClass().getName()
+						+ ", whose toString() is Object's identity string: every call would get a lock of its own. "
+						+ "Point the key at an id (e.g. '#order.id') or give the class a value-based toString()"));
 			}
 			names.add(this.name + ":" + element);
 		}
@@ -112,6 +129,17 @@ final class LockedMethod {
 		}
 		return names;
 	}
+
+	/** Whether a class's {@code toString()} describes its value, not the object's identity. */
+	private static final ClassValue<Boolean> VALUE_BASED = new ClassValue<>() {
+
+		@Override
+		protected Boolean computeValue(Class<?> type) {
+			Method toString = ReflectionUtils.findMethod(type, "toString");
+			return !type.isArray() && toString != null && toString.getDeclaringClass() != Object.class;
+		}
+
+	};
 
 	private Collection<?> elements(@Nullable Object value) {
 		if (value == null) {

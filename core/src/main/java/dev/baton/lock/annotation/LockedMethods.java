@@ -1,6 +1,7 @@
 package dev.baton.lock.annotation;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,6 +13,8 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import dev.baton.internal.Durations;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
@@ -42,6 +45,8 @@ final class LockedMethods {
 
 	private static final SpelExpressionParser parser = new SpelExpressionParser();
 
+	private static final Log logger = LogFactory.getLog(LockedMethods.class);
+
 	private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
 
 	private final Map<MethodClassKey, Object> cache = new ConcurrentHashMap<>();
@@ -50,8 +55,18 @@ final class LockedMethods {
 
 	private @Nullable BeanFactory beanFactory;
 
+	private volatile int maxKeys = 100;
+
 	LockedMethods(Duration defaultWaitTime) {
 		this.defaultWaitTime = defaultWaitTime;
+	}
+
+	int maxKeys() {
+		return this.maxKeys;
+	}
+
+	void setMaxKeys(int maxKeys) {
+		this.maxKeys = maxKeys;
 	}
 
 	void setBeanFactory(BeanFactory beanFactory) {
@@ -79,6 +94,7 @@ final class LockedMethods {
 		}
 		String description = userClass.getSimpleName() + "." + specific.getName() + "("
 				+ parameterTypes(specific) + ")";
+		warnIfNotProxied(specific, description);
 		String name = annotation.name().isBlank() ? userClass.getSimpleName() + "." + specific.getName()
 				: resolve(annotation.name(), "name", description);
 		LockedMethod.ReturnKind kind = returnKind(specific);
@@ -90,6 +106,22 @@ final class LockedMethods {
 				duration(annotation.lockAtLeastFor(), "lockAtLeastFor", description, null),
 				LockFailureResult.of(annotation, specific, userClass, description, reactiveEmpty), kind,
 				this.parameterNames, (this.beanFactory != null) ? new BeanFactoryResolver(this.beanFactory) : null);
+	}
+
+	/**
+	 * Warns about an annotation that a Spring proxy cannot apply: the method runs unlocked. Called
+	 * once per method, when its bean is proxied at start-up.
+	 */
+	private static void warnIfNotProxied(Method method, String description) {
+		int modifiers = method.getModifiers();
+		String why = Modifier.isPrivate(modifiers) ? "private" : Modifier.isStatic(modifiers) ? "static"
+				: Modifier.isFinal(modifiers) ? "final" : null;
+		if (why != null) {
+			logger.warn("@DistributedLock on " + description + " has no effect: the method is " + why
+					+ ", and a Spring proxy cannot intercept " + why + " methods, so it runs without the lock. "
+					+ "Make it public (or protected), not static and not final, and call it through the bean, "
+					+ "not from inside its own class.");
+		}
 	}
 
 	static String parameterTypes(Method method) {
