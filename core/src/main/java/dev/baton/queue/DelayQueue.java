@@ -18,6 +18,16 @@ import java.util.Optional;
  */
 public interface DelayQueue<T> {
 
+	/**
+	 * The longest delay accepted, 36,500 days (about 100 years); a longer one is an
+	 * {@link IllegalArgumentException}. Due times are kept as milliseconds in a Redis score, which
+	 * is exact only below 2<sup>53</sup>.
+	 */
+	Duration MAX_DELAY = Duration.ofDays(36_500);
+
+	/** The latest due time accepted, the end of the year 9999; a later one is an {@link IllegalArgumentException}. */
+	Instant MAX_DUE_AT = Instant.parse("9999-12-31T23:59:59.999Z");
+
 	/** The queue name. */
 	String name();
 

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.baton.queue.listener.BackoffPolicy;
+import dev.baton.queue.listener.InvalidListenerSettingException;
 import dev.baton.queue.listener.ListenerSettings;
 import org.jspecify.annotations.Nullable;
 
@@ -143,6 +144,11 @@ public class BatonQueueProperties {
 					or(queue.getPrefetch(), this.prefetch),
 					or(queue.getMaxIdlePoll(), this.maxIdlePoll), or(queue.getShutdownTimeout(), this.shutdownTimeout));
 		}
+		catch (InvalidListenerSettingException ex) {
+			String prefix = (queue.isSet(ex.getSetting())) ? "baton.queue.queues." + name + "." : "baton.queue.";
+			throw new IllegalArgumentException(
+					"Invalid setting of queue '" + name + "': " + prefix + ex.getMessage(), ex);
+		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalArgumentException(
 					"Invalid baton.queue settings for queue '" + name + "': " + ex.getMessage(), ex);
@@ -261,6 +267,20 @@ public class BatonQueueProperties {
 
 		/** Claimed tasks that may wait in the instance for a free handler, beyond the concurrency. */
 		private @Nullable Integer prefetch;
+
+		/** Whether this queue sets the named listener setting itself, rather than taking the default. */
+		boolean isSet(String setting) {
+			Object value = switch (setting) {
+				case "max-idle-poll" -> this.maxIdlePoll;
+				case "visibility-timeout" -> this.visibilityTimeout;
+				case "max-attempts" -> this.maxAttempts;
+				case "shutdown-timeout" -> this.shutdownTimeout;
+				case "batch-size" -> this.batchSize;
+				case "prefetch" -> this.prefetch;
+				default -> null;
+			};
+			return value != null;
+		}
 
 		public @Nullable Class<?> getPayloadType() {
 			return this.payloadType;

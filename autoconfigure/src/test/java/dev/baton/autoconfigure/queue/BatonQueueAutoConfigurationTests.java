@@ -181,6 +181,29 @@ class BatonQueueAutoConfigurationTests {
 				.hasMessageContaining("Queue 'orders' has two @DelayedTask handlers"));
 	}
 
+	@Test
+	void failsAtStartupNamingTheQueuePropertyThatIsOutOfRange(RedisServer server) {
+		redis(server).withBean(OrderHandler.class)
+			.withPropertyValues("baton.queue.queues.orders.visibility-timeout=500us")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("baton.queue.queues.orders.visibility-timeout must be at least 1ms"));
+		redis(server).withBean(OrderHandler.class)
+			.withPropertyValues("baton.queue.batch-size=0")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("baton.queue.batch-size must be at least 1, was 0"));
+	}
+
+	@Test
+	void failsAtStartupWhenConcurrencyAndPrefetchOverflowTheContainer(RedisServer server) {
+		redis(server).withBean(OrderHandler.class)
+			.withPropertyValues("baton.queue.prefetch=100000")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("plus prefetch 100000 (baton.queue.prefetch) is more than the 100000 tasks"));
+	}
+
 	private static Throwable mostSpecificCause(Throwable failure) {
 		return NestedExceptionUtils.getMostSpecificCause(failure);
 	}

@@ -33,6 +33,11 @@ public record DelayedTaskEndpoint(String queue, Object bean, Method method, Clas
 	 * @throws IllegalStateException naming the method if the result is inconsistent
 	 */
 	public ListenerSettings settings(ListenerSettings queueSettings) {
+		if ((long) this.concurrency + queueSettings.prefetch() > ListenerSettings.MAX_CAPACITY) {
+			throw new IllegalStateException("@DelayedTask " + describe() + ": concurrency " + this.concurrency
+					+ " plus prefetch " + queueSettings.prefetch() + " (baton.queue.prefetch) is more than the "
+					+ ListenerSettings.MAX_CAPACITY + " tasks a container may hold");
+		}
 		BackoffPolicy base = queueSettings.backoff();
 		try {
 			BackoffPolicy backoff = new BackoffPolicy(orDefault(this.backoffInitial, base.initial()),

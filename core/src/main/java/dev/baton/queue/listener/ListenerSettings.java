@@ -2,8 +2,6 @@ package dev.baton.queue.listener;
 
 import java.time.Duration;
 
-import org.springframework.util.Assert;
-
 /**
  * How a container consumes one queue, from configuration (defaults or per queue); annotation
  * attributes override some of these in {@link DelayedTaskEndpoint}.
@@ -24,19 +22,28 @@ public record ListenerSettings(int maxAttempts, BackoffPolicy backoff, Duration 
 			new BackoffPolicy(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5)), Duration.ofSeconds(30), 32, 0,
 			Duration.ofSeconds(1), Duration.ofSeconds(30));
 
+	/** The most tasks a container may hold at once: concurrency plus prefetch. */
+	public static final int MAX_CAPACITY = 100_000;
+
+	/**
+	 * Validate the settings.
+	 * @throws InvalidListenerSettingException naming the setting that is out of range
+	 */
 	public ListenerSettings {
-		Assert.isTrue(maxAttempts >= 1, () -> "maxAttempts must be at least 1, got " + maxAttempts);
-		Assert.isTrue(isPositive(visibilityTimeout),
-				() -> "visibilityTimeout must be positive, got " + visibilityTimeout);
-		Assert.isTrue(batchSize >= 1, () -> "batchSize must be at least 1, got " + batchSize);
-		Assert.isTrue(prefetch >= 0, () -> "prefetch must not be negative, got " + prefetch);
-		Assert.isTrue(isPositive(maxIdlePoll), () -> "maxIdlePoll must be positive, got " + maxIdlePoll);
-		Assert.isTrue(!shutdownTimeout.isNegative(),
-				() -> "shutdownTimeout must not be negative, got " + shutdownTimeout);
+		check(maxAttempts >= 1, "max-attempts", "must be at least 1, was " + maxAttempts);
+		check(visibilityTimeout.toMillis() >= 1, "visibility-timeout",
+				"must be at least 1ms (Redis keeps it in milliseconds), was " + visibilityTimeout);
+		check(batchSize >= 1, "batch-size", "must be at least 1, was " + batchSize);
+		check(prefetch >= 0 && prefetch <= MAX_CAPACITY, "prefetch",
+				"must be between 0 and " + MAX_CAPACITY + ", was " + prefetch);
+		check(maxIdlePoll.toMillis() >= 1, "max-idle-poll", "must be at least 1ms, was " + maxIdlePoll);
+		check(!shutdownTimeout.isNegative(), "shutdown-timeout", "must not be negative, was " + shutdownTimeout);
 	}
 
-	private static boolean isPositive(Duration duration) {
-		return !duration.isNegative() && !duration.isZero();
+	private static void check(boolean valid, String setting, String problem) {
+		if (!valid) {
+			throw new InvalidListenerSettingException(setting, problem);
+		}
 	}
 
 }

@@ -81,12 +81,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public boolean scheduleAt(String id, T payload, Instant dueAt) {
-		if (dueAt == null) {
-			throw new IllegalArgumentException("Due time must not be null");
-		}
-		// Before 1970 is as due as 1970, and keeps every stored time a non-negative integer.
-		long dueAtMillis = dueAt.isBefore(Instant.EPOCH) ? 0 : dueAt.toEpochMilli();
-		return scheduleOne("at", id, payload, Long.toString(dueAtMillis));
+		return scheduleOne("at", id, payload, Validate.dueAtMillis(dueAt));
 	}
 
 	private boolean scheduleOne(String mode, String id, T payload, String time) {

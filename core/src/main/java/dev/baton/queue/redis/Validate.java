@@ -1,7 +1,9 @@
 package dev.baton.queue.redis;
 
 import java.time.Duration;
+import java.time.Instant;
 
+import dev.baton.queue.DelayQueue;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,7 +35,27 @@ final class Validate {
 			throw new IllegalArgumentException(
 					"Task id must be at most " + MAX_ID_LENGTH + " characters, was " + id.length());
 		}
+		int lone = loneSurrogate(id);
+		if (lone >= 0) {
+			// Encoded as UTF-8, a lone surrogate becomes '?': distinct ids would name one task.
+			throw new IllegalArgumentException("Task id must be well-formed UTF-16, but has a lone surrogate at index "
+					+ lone + ": " + id.codePoints().limit(64).mapToObj(Integer::toHexString).toList());
+		}
 		return id;
+	}
+
+	/** The index of the first surrogate without its pair, or -1. */
+	private static int loneSurrogate(String text) {
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+				i++;
+			}
+			else if (Character.isSurrogate(c)) {
+				return i;
+			}
+		}
+		return -1;
 	}
 
 	static <T> T payload(@Nullable T payload) {
@@ -47,12 +69,29 @@ final class Validate {
 		if (delay == null || delay.isNegative()) {
 			throw new IllegalArgumentException("Delay must not be null or negative, was " + delay);
 		}
+		if (delay.compareTo(DelayQueue.MAX_DELAY) > 0) {
+			throw new IllegalArgumentException("Delay must be at most " + DelayQueue.MAX_DELAY.toDays()
+					+ " days (DelayQueue.MAX_DELAY), was " + delay);
+		}
 		return Long.toString(delay.toMillis());
 	}
 
+	static String dueAtMillis(@Nullable Instant dueAt) {
+		if (dueAt == null) {
+			throw new IllegalArgumentException("Due time must not be null");
+		}
+		if (dueAt.isAfter(DelayQueue.MAX_DUE_AT)) {
+			throw new IllegalArgumentException(
+					"Due time must be at most " + DelayQueue.MAX_DUE_AT + " (DelayQueue.MAX_DUE_AT), was " + dueAt);
+		}
+		// Before 1970 is as due as 1970, and keeps every stored time a non-negative integer.
+		return Long.toString(dueAt.isBefore(Instant.EPOCH) ? 0 : dueAt.toEpochMilli());
+	}
+
 	static String timeoutMillis(@Nullable Duration timeout) {
-		if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-			throw new IllegalArgumentException("Visibility timeout must be positive, was " + timeout);
+		if (timeout == null || timeout.toMillis() < 1) {
+			throw new IllegalArgumentException(
+					"Visibility timeout must be at least 1ms (Redis keeps it in milliseconds), was " + timeout);
 		}
 		return Long.toString(timeout.toMillis());
 	}
