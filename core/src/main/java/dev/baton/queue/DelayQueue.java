@@ -60,10 +60,13 @@ public interface DelayQueue<T> {
 	boolean scheduleAt(String id, T payload, Instant dueAt);
 
 	/**
-	 * Schedule many tasks in one round trip. Tasks whose id is already scheduled or in flight
-	 * are left out.
+	 * Schedule many tasks in one round trip per 1,000. Tasks whose id is already scheduled or in
+	 * flight are left out. Every task is checked before the first is stored, so bad input stores
+	 * nothing.
 	 * @param tasks the tasks to schedule
 	 * @return the ids of the tasks that were scheduled, in the given order
+	 * @throws PartiallyScheduledException if Redis failed after some tasks were stored; it lists
+	 * the ids stored and the ids to schedule again
 	 */
 	List<String> scheduleAll(Collection<NewTask<T>> tasks);
 

@@ -12,6 +12,7 @@ import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
+import dev.baton.queue.PartiallyScheduledException;
 import dev.baton.queue.QueueStats;
 import dev.baton.queue.ScheduledTask;
 import dev.baton.queue.internal.ConsumableQueue;
@@ -115,17 +116,31 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			List<String> args = new ArrayList<>((to - from) * 3 + 1);
 			args.add("delay");
 			args.addAll(triples.subList(from * 3, to * 3));
-			List<Object> reply = QueueScript.SCHEDULE.run(this.redis, this.keys.forSchedule(), args);
+			List<Object> reply;
+			try {
+				reply = QueueScript.SCHEDULE.run(this.redis, this.keys.forSchedule(), args);
+			}
+			catch (RuntimeException ex) {
+				if (from == 0) {
+					throw ex;
+				}
+				recordScheduled(scheduled.size());
+				throw new PartiallyScheduledException(this.name, scheduled, ids.subList(from, ids.size()), ex);
+			}
 			for (int i = 0; i < reply.size(); i++) {
 				if (isOne(reply.get(i))) {
 					scheduled.add(ids.get(from + i));
 				}
 			}
 		}
-		if (!scheduled.isEmpty()) {
-			this.metrics.scheduled(this.name, scheduled.size());
-		}
+		recordScheduled(scheduled.size());
 		return scheduled;
+	}
+
+	private void recordScheduled(int count) {
+		if (count > 0) {
+			this.metrics.scheduled(this.name, count);
+		}
 	}
 
 	@Override
