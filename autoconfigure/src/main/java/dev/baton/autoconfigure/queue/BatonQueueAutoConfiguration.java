@@ -53,6 +53,12 @@ public final class BatonQueueAutoConfiguration {
 	}
 
 	@Bean
+	@ConditionalOnBean(RedisConnectionFactory.class)
+	EvictionPolicyCheck batonEvictionPolicyCheck(RedisConnectionFactory connectionFactory) {
+		return new EvictionPolicyCheck(connectionFactory);
+	}
+
+	@Bean
 	@ConditionalOnMissingBean
 	static DelayedTaskAnnotationBeanPostProcessor delayedTaskAnnotationBeanPostProcessor() {
 		return new DelayedTaskAnnotationBeanPostProcessor();

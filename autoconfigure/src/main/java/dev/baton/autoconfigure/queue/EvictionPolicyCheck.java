@@ -1,0 +1,59 @@
+package dev.baton.autoconfigure.queue;
+
+import java.util.Properties;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Warns at start-up when Redis may evict keys: under any {@code maxmemory-policy} but
+ * {@code noeviction}, Redis deletes keys when memory runs short, and queued tasks vanish without
+ * a trace. Reads {@code INFO memory}, which managed services that disable {@code CONFIG} still
+ * answer; runs on a thread of its own so that start-up never waits for Redis.
+ */
+final class EvictionPolicyCheck implements SmartInitializingSingleton {
+
+	private static final Log logger = LogFactory.getLog(EvictionPolicyCheck.class);
+
+	private final RedisConnectionFactory connectionFactory;
+
+	EvictionPolicyCheck(RedisConnectionFactory connectionFactory) {
+		this.connectionFactory = connectionFactory;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		Thread check = new Thread(this::check, "baton-eviction-policy-check");
+		check.setDaemon(true);
+		check.start();
+	}
+
+	/**
+	 * Reads the policy and warns unless it is {@code noeviction}.
+	 * @return the policy, or {@code null} if Redis could not tell
+	 */
+	@Nullable String check() {
+		try {
+			Properties memory = new StringRedisTemplate(this.connectionFactory)
+				.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info("memory"));
+			String policy = (memory != null) ? memory.getProperty("maxmemory_policy") : null;
+			if (policy != null && !policy.equals("noeviction")) {
+				logger.warn("Redis runs with maxmemory-policy " + policy + ": when memory runs short it evicts keys, "
+						+ "and delayed tasks are lost without a trace. Set maxmemory-policy noeviction on the "
+						+ "Redis that holds Baton's queues (see the guarantees in Baton's user guide).");
+			}
+			return policy;
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not read Redis's maxmemory-policy", ex);
+			return null;
+		}
+	}
+
+}
