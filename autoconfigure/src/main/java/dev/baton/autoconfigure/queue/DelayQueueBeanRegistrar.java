@@ -11,6 +11,8 @@ import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.support.AutowireCandidateQualifier;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
@@ -25,13 +27,15 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 /**
- * Registers a {@code DelayQueue<T>} bean named after each queue that has a {@code @DelayedTask}
- * handler or is declared under {@code baton.queue.queues.<name>}, so that it can be injected by
- * generic type or with {@code @Qualifier("<name>")}. Handler methods are found on the bean
+ * Registers a {@code DelayQueue<T>} bean, named {@code baton.queue.<name>}, for each queue that has
+ * a {@code @DelayedTask} handler or is declared under {@code baton.queue.queues.<name>}, so that it
+ * can be injected by generic type or with {@code @Qualifier("<name>")}. Handler methods are found on the bean
  * definitions' types before any bean is created; a declared queue takes its payload type from
  * {@code payload-type} or else from its handler.
  */
 final class DelayQueueBeanRegistrar implements BeanDefinitionRegistryPostProcessor, EnvironmentAware {
+
+	static final String BEAN_NAME_PREFIX = "baton.queue.";
 
 	private static final Bindable<Map<String, BatonQueueProperties.Queue>> QUEUES = Bindable
 		.mapOf(String.class, BatonQueueProperties.Queue.class);
@@ -63,8 +67,9 @@ final class DelayQueueBeanRegistrar implements BeanDefinitionRegistryPostProcess
 			payloadTypes.putIfAbsent(name, (declared != null) ? declared : handled);
 		});
 		payloadTypes.forEach((name, payloadType) -> {
-			if (!registry.containsBeanDefinition(name)) {
-				registry.registerBeanDefinition(name, queueDefinition(beanFactory, name, payloadType));
+			String beanName = beanName(name);
+			if (!registry.containsBeanDefinition(beanName)) {
+				registry.registerBeanDefinition(beanName, queueDefinition(beanFactory, name, payloadType));
 			}
 		});
 	}
@@ -96,10 +101,23 @@ final class DelayQueueBeanRegistrar implements BeanDefinitionRegistryPostProcess
 		}
 	}
 
+	/**
+	 * The bean name of a queue's {@code DelayQueue}: {@code baton.queue.<name>}. A dot never occurs
+	 * in the names Spring gives to components and {@code @Bean} methods, so no ordinary bean can
+	 * take it, and an injection point's parameter name never matches it by accident.
+	 * @param queue the queue name
+	 * @return the bean name
+	 */
+	static String beanName(String queue) {
+		return BEAN_NAME_PREFIX + queue;
+	}
+
 	private static <T> RootBeanDefinition queueDefinition(BeanFactory beanFactory, String name, Class<T> payloadType) {
 		RootBeanDefinition definition = new RootBeanDefinition(DelayQueue.class,
 				() -> beanFactory.getBean(DelayQueues.class).get(name, payloadType));
 		definition.setTargetType(ResolvableType.forClassWithGenerics(DelayQueue.class, payloadType));
+		// @Qualifier("<queue name>") selects the queue, whatever its bean name.
+		definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, name));
 		return definition;
 	}
 

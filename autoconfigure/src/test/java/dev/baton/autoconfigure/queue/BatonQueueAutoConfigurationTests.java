@@ -125,7 +125,7 @@ class BatonQueueAutoConfigurationTests {
 				assertThat(context).hasNotFailed();
 				OrderService service = context.getBean(OrderService.class);
 				assertThat(service.byType).isSameAs(service.byName);
-				assertThat(context.getBean("numbers")).isInstanceOf(DelayQueue.class);
+				assertThat(context.getBean("baton.queue.numbers")).isInstanceOf(DelayQueue.class);
 
 				service.byType.schedule("o-1", new Order("o-1", 3), Duration.ZERO);
 				service.numbers.schedule("n-1", 42L, Duration.ofHours(1));
