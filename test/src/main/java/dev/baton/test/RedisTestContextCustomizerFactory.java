@@ -3,6 +3,7 @@ package dev.baton.test;
 import java.util.List;
 import java.util.Map;
 
+import dev.baton.test.internal.TestRedisConnectionDetails;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.MapPropertySource;
@@ -12,11 +13,15 @@ import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.ContextCustomizerFactory;
 import org.springframework.test.context.MergedContextConfiguration;
 import org.springframework.test.context.TestContextAnnotationUtils;
+import org.springframework.util.ClassUtils;
 
 /**
- * Points {@code spring.data.redis.*} at the shared test server for Spring tests annotated with
- * {@link RedisTest}. Registered in {@code META-INF/spring.factories}. The server wins over
- * application configuration files; properties set on the test itself still win over the server.
+ * Points Spring tests annotated with {@link RedisTest} at the shared test server. Registered in
+ * {@code META-INF/spring.factories}. With Spring Boot, the server is registered as the
+ * application's {@code DataRedisConnectionDetails}, as {@code @ServiceConnection} does, so it wins
+ * over every {@code spring.data.redis.*} way of naming a server (url, host and port, sentinel,
+ * cluster). {@code spring.data.redis.host} and {@code port} point at it too, for configuration
+ * that reads them directly; properties set on the test itself still win over those.
  */
 class RedisTestContextCustomizerFactory implements ContextCustomizerFactory {
 
@@ -27,6 +32,10 @@ class RedisTestContextCustomizerFactory implements ContextCustomizerFactory {
 	}
 
 	private static final String INLINED_TEST_PROPERTIES = "Inlined Test Properties";
+
+	private static final boolean BOOT_DATA_REDIS_PRESENT = ClassUtils.isPresent(
+			"org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails",
+			RedisTestContextCustomizerFactory.class.getClassLoader());
 
 	/** Equal to every other instance, so that contexts differing only by it are shared. */
 	private record RedisProperties() implements ContextCustomizer {
@@ -42,6 +51,10 @@ class RedisTestContextCustomizerFactory implements ContextCustomizerFactory {
 			}
 			else {
 				sources.addFirst(redis);
+			}
+			if (BOOT_DATA_REDIS_PRESENT) {
+				context.getBeanFactory()
+					.registerSingleton("batonTestRedisConnectionDetails", new TestRedisConnectionDetails(server));
 			}
 		}
 

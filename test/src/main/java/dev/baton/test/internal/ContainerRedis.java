@@ -23,7 +23,8 @@ public final class ContainerRedis implements RedisServer {
 	}
 
 	/**
-	 * Whether Testcontainers is on the class path and a Docker engine answers.
+	 * Whether Testcontainers is on the class path and a Docker engine answers. Without an engine,
+	 * Testcontainers is not asked, so that nothing is logged at ERROR.
 	 * @return {@code true} if a container can be started
 	 */
 	public static boolean isDockerAvailable() {
@@ -31,6 +32,9 @@ public final class ContainerRedis implements RedisServer {
 			Class.forName("org.testcontainers.DockerClientFactory", false, ContainerRedis.class.getClassLoader());
 		}
 		catch (ClassNotFoundException ex) {
+			return false;
+		}
+		if (!DockerProbe.engineMayAnswer()) {
 			return false;
 		}
 		try {
