@@ -15,7 +15,8 @@ import org.springframework.scheduling.concurrent.ExecutorConfigurationSupport;
  * watchdog keeps renewing a lock whose holder still runs. The phase ends when every lock has been
  * released by its holder, or when the context's shutdown budget for the phase
  * ({@code spring.lifecycle.timeout-per-shutdown-phase}) runs out; a lock still held then is left
- * to expire with its lease, never deleted under its running holder.
+ * to expire with its lease, never deleted under its running holder. Once nothing is held, the
+ * lock managers are closed, while the connection is still up.
  */
 class LockManagerShutdown implements SmartLifecycle {
 
@@ -45,7 +46,11 @@ class LockManagerShutdown implements SmartLifecycle {
 		this.running = false;
 		CompletableFuture.allOf(this.lockManagers.orderedStream()
 			.map(RedisLockManager::allReleased)
-			.toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> callback.run());
+			.toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> {
+				// Nothing is held: close while the connection is still up, so that the waiters unsubscribe cleanly.
+				this.lockManagers.orderedStream().forEach(RedisLockManager::close);
+				callback.run();
+			});
 	}
 
 	@Override

@@ -17,6 +17,8 @@ import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.internal.ConsumableQueue;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
@@ -31,6 +33,8 @@ import org.springframework.util.Assert;
  * {@code shutdownTimeout} plus one bounded hand-back, whatever Redis does.
  */
 public final class DelayedTaskListenerRegistry implements SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(DelayedTaskListenerRegistry.class);
 
 	/** The lifecycle phase: late start, early stop. */
 	public static final int PHASE = Integer.MAX_VALUE - 1000;
@@ -184,6 +188,9 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 				queueSettings, handlerExecutor(endpoint), this.metrics);
 		this.containers.add(container);
 		container.start();
+		logger.info("@DelayedTask handler " + endpoint.describe() + " consumes queue '" + endpoint.queue()
+				+ "' with concurrency " + endpoint.concurrency() + ", max attempts " + queueSettings.maxAttempts()
+				+ ", visibility timeout " + queueSettings.visibilityTimeout().toMillis() + " ms");
 	}
 
 	private Executor handlerExecutor(DelayedTaskEndpoint endpoint) {
