@@ -77,6 +77,7 @@ public final class BatonQueueAutoConfiguration {
 			Environment environment, BeanFactory beanFactory) {
 		DelayedTaskListenerRegistry.Builder builder = DelayedTaskListenerRegistry.builder(delayQueues)
 			.settings(properties::settings)
+			.concurrency(properties::concurrency)
 			.virtualThreads(Threading.VIRTUAL.isActive(environment));
 		if (MICROMETER_PRESENT) {
 			Metrics.apply(builder, beanFactory);

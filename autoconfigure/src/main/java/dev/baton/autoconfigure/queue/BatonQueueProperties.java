@@ -14,7 +14,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Configuration properties of delay queues and their {@code @DelayedTask} handlers.
  */
-@ConfigurationProperties("baton.queue")
+@ConfigurationProperties(prefix = "baton.queue", ignoreUnknownFields = false)
 public class BatonQueueProperties {
 
 	/** Whether to configure delay queues and run @DelayedTask handlers. */
@@ -155,6 +155,16 @@ public class BatonQueueProperties {
 		}
 	}
 
+	/**
+	 * The concurrency configured for one queue, which replaces its handler's own.
+	 * @param name the queue name
+	 * @return the concurrency, or {@code null} to keep the handler's
+	 */
+	public @Nullable Integer concurrency(String name) {
+		Queue queue = this.queues.get(name);
+		return (queue != null) ? queue.getConcurrency() : null;
+	}
+
 	private static <V> V or(@Nullable V value, V fallback) {
 		return (value != null) ? value : fallback;
 	}
@@ -247,6 +257,9 @@ public class BatonQueueProperties {
 		/** Payload class of the queue, for a queue without a @DelayedTask handler to infer it from. */
 		private @Nullable Class<?> payloadType;
 
+		/** Most tasks of the queue handled at once on this instance; replaces the handler's concurrency. */
+		private @Nullable Integer concurrency;
+
 		/** Longest wait between two claims of an idle queue when no wake-up arrives. */
 		private @Nullable Duration maxIdlePoll;
 
@@ -280,6 +293,14 @@ public class BatonQueueProperties {
 				default -> null;
 			};
 			return value != null;
+		}
+
+		public @Nullable Integer getConcurrency() {
+			return this.concurrency;
+		}
+
+		public void setConcurrency(@Nullable Integer concurrency) {
+			this.concurrency = concurrency;
 		}
 
 		public @Nullable Class<?> getPayloadType() {

@@ -196,6 +196,26 @@ class BatonQueueAutoConfigurationTests {
 	}
 
 	@Test
+	void concurrencyConfiguredForAQueueReplacesTheHandlers(RedisServer server) {
+		redis(server).withBean(OrderHandler.class)
+			.withPropertyValues("baton.queue.queues.orders.concurrency=6")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(DelayedTaskListenerRegistry.class).getEndpoints().get("orders").concurrency())
+					.isEqualTo(6);
+			});
+	}
+
+	@Test
+	void failsAtStartupNamingAnUnknownQueueProperty(RedisServer server) {
+		redis(server).withBean(OrderHandler.class)
+			.withPropertyValues("baton.queue.queues.orders.concurency=6")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("baton.queue.queues.orders.concurency"));
+	}
+
+	@Test
 	void failsAtStartupWhenConcurrencyAndPrefetchOverflowTheContainer(RedisServer server) {
 		redis(server).withBean(OrderHandler.class)
 			.withPropertyValues("baton.queue.prefetch=100000")

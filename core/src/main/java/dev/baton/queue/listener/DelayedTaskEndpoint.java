@@ -51,6 +51,22 @@ public record DelayedTaskEndpoint(String queue, Object bean, Method method, Clas
 		}
 	}
 
+	/**
+	 * This endpoint with another concurrency, e.g. one configured for its queue.
+	 * @param concurrency the most tasks handled at once, at least 1
+	 * @return the endpoint
+	 * @throws IllegalStateException naming the method if the concurrency is below 1
+	 */
+	public DelayedTaskEndpoint withConcurrency(int concurrency) {
+		if (concurrency < 1) {
+			throw new IllegalStateException("@DelayedTask " + describe() + ": concurrency configured for queue '"
+					+ this.queue + "' must be at least 1, was " + concurrency);
+		}
+		return new DelayedTaskEndpoint(this.queue, this.bean, this.method, this.payloadType, concurrency,
+				this.maxAttempts, this.backoffInitial, this.backoffMultiplier, this.backoffMax, this.visibilityTimeout,
+				this.deadLetter);
+	}
+
 	/** The handler method as {@code Class.method}, for messages. */
 	public String describe() {
 		return this.method.getDeclaringClass().getName() + "." + this.method.getName();

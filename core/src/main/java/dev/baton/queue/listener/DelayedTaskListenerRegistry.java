@@ -19,6 +19,7 @@ import dev.baton.queue.internal.ConsumableQueue;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
@@ -43,6 +44,8 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 
 	private final Function<String, ListenerSettings> settings;
 
+	private final Function<String, @Nullable Integer> concurrency;
+
 	private final boolean virtualThreads;
 
 	private final HandlerMetrics metrics;
@@ -58,6 +61,7 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 	private DelayedTaskListenerRegistry(Builder builder) {
 		this.queues = builder.queues;
 		this.settings = builder.settings;
+		this.concurrency = builder.concurrency;
 		this.virtualThreads = builder.virtualThreads;
 		this.metrics = builder.metrics;
 	}
@@ -74,14 +78,16 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 	/**
 	 * Add a handler. The settings of its queue are resolved at once, so that an inconsistent
 	 * combination fails here, naming the method.
-	 * @param endpoint the handler
+	 * @param registered the handler; a concurrency configured for its queue replaces its own
 	 * @throws IllegalStateException if the queue already has a handler, or its settings are
 	 * inconsistent
 	 */
-	public synchronized void register(DelayedTaskEndpoint endpoint) {
+	public synchronized void register(DelayedTaskEndpoint registered) {
+		Integer configured = this.concurrency.apply(registered.queue());
+		DelayedTaskEndpoint endpoint = (configured != null) ? registered.withConcurrency(configured) : registered;
 		endpoint.settings(this.settings.apply(endpoint.queue()));
 		DelayedTaskEndpoint existing = this.endpoints.putIfAbsent(endpoint.queue(), endpoint);
-		if (existing != null && existing != endpoint) {
+		if (existing != null && !existing.equals(endpoint)) {
 			throw new IllegalStateException("Queue '" + endpoint.queue() + "' has two @DelayedTask handlers: "
 					+ existing.describe() + " and " + endpoint.describe() + "; a queue has at most one handler");
 		}
@@ -225,6 +231,8 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 
 		private Function<String, ListenerSettings> settings = (queue) -> ListenerSettings.DEFAULTS;
 
+		private Function<String, @Nullable Integer> concurrency = (queue) -> null;
+
 		private boolean virtualThreads;
 
 		private HandlerMetrics metrics = HandlerMetrics.NONE;
@@ -241,6 +249,17 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		 */
 		public Builder settings(Function<String, ListenerSettings> settings) {
 			this.settings = settings;
+			return this;
+		}
+
+		/**
+		 * Set the concurrency configured per queue, which replaces the handler's own; {@code null}
+		 * for a queue keeps the handler's. By default every handler keeps its own.
+		 * @param concurrency the concurrency by queue name, or {@code null}
+		 * @return this builder
+		 */
+		public Builder concurrency(Function<String, @Nullable Integer> concurrency) {
+			this.concurrency = concurrency;
 			return this;
 		}
 
