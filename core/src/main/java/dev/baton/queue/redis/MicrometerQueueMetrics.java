@@ -1,6 +1,8 @@
 package dev.baton.queue.redis;
 
 import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
@@ -12,11 +14,23 @@ import io.micrometer.core.instrument.MeterRegistry;
 /**
  * Queue metrics on Micrometer: the {@code baton.queue.scheduled} counter and the
  * {@code baton.queue.depth} gauge, both tagged with the queue name, the gauge also with the task
- * state. Depth is read from Redis at most once a second per queue, however often it is scraped.
+ * state. Depth is read from Redis at most once a second per queue, however often it is scraped,
+ * and a scrape waits at most 100 ms per queue for it, serving the last depth while Redis does not
+ * answer.
  */
 final class MicrometerQueueMetrics implements QueueMetrics {
 
 	private static final Duration STATS_MAX_AGE = Duration.ofSeconds(1);
+
+	/** How long a scrape waits for a refresh of one queue's stats before serving the last ones. */
+	private static final Duration STATS_PATIENCE = Duration.ofMillis(100);
+
+	/** Reads stats for the gauges, one queue at a time, so that scrapes never wait on Redis. */
+	private static final Executor REFRESHER = Executors.newSingleThreadExecutor((task) -> {
+		Thread thread = new Thread(task, "baton-queue-stats");
+		thread.setDaemon(true);
+		return thread;
+	});
 
 	private final MeterRegistry registry;
 
@@ -35,7 +49,7 @@ final class MicrometerQueueMetrics implements QueueMetrics {
 
 	@Override
 	public void watch(String queue, Supplier<QueueStats> stats) {
-		CachedStats cached = new CachedStats(stats, STATS_MAX_AGE);
+		CachedStats cached = new CachedStats(stats, STATS_MAX_AGE, STATS_PATIENCE, REFRESHER);
 		depth(queue, "scheduled", cached, QueueStats::scheduled);
 		depth(queue, "due", cached, QueueStats::due);
 		depth(queue, "inflight", cached, QueueStats::inFlight);
@@ -43,10 +57,15 @@ final class MicrometerQueueMetrics implements QueueMetrics {
 	}
 
 	private void depth(String queue, String state, CachedStats cached, ToDoubleFunction<QueueStats> count) {
-		Gauge.builder("baton.queue.depth", cached, (source) -> count.applyAsDouble(source.get()))
+		Gauge.builder("baton.queue.depth", cached, (source) -> {
+			QueueStats read = source.get();
+			return (read != null) ? count.applyAsDouble(read) : Double.NaN;
+		})
 			.description("Tasks in the queue by state")
 			.tag("queue", queue)
 			.tag("state", state)
+			// Nothing else references the stats holder: a weak reference would turn the gauge into NaN after a GC.
+			.strongReference(true)
 			.register(this.registry);
 	}
 
