@@ -58,6 +58,21 @@ final class Validate {
 		return -1;
 	}
 
+	/** The longest dead-letter reason stored; a stack of nested causes can run to hundreds of kilobytes. */
+	static final int MAX_REASON_LENGTH = 4096;
+
+	/** A dead-letter reason as stored: cut to {@value #MAX_REASON_LENGTH} characters, saying so. */
+	static String reason(String reason) {
+		if (reason.length() <= MAX_REASON_LENGTH) {
+			return reason;
+		}
+		int end = MAX_REASON_LENGTH;
+		if (Character.isHighSurrogate(reason.charAt(end - 1))) {
+			end--;
+		}
+		return reason.substring(0, end) + "... (cut, " + reason.length() + " characters)";
+	}
+
 	static <T> T payload(@Nullable T payload) {
 		if (payload == null) {
 			throw new IllegalArgumentException("Payload must not be null");

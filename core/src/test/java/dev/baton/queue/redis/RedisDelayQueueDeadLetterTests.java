@@ -47,6 +47,18 @@ class RedisDelayQueueDeadLetterTests extends OrderQueueTests {
 	}
 
 	@Test
+	void longReasonIsCutSayingSo() {
+		this.queue.schedule("o-1", new Order("o-1", 5), Duration.ZERO);
+		Delivery<Order> delivery = this.queue.poll(1).get(0);
+
+		assertThat(delivery.deadLetter("x".repeat(100_000))).isTrue();
+
+		assertThat(this.queue.deadLetters(1)).singleElement().satisfies((dead) -> {
+			assertThat(dead.reason()).hasSizeLessThan(4200).endsWith("... (cut, 100000 characters)");
+		});
+	}
+
+	@Test
 	void deadLettersAreListedMostRecentFirst() throws InterruptedException {
 		for (String id : List.of("a", "b", "c")) {
 			this.queue.schedule(id, new Order(id, 1), Duration.ZERO);
