@@ -41,11 +41,17 @@ public final class BatonQueueAutoConfiguration {
 	@ConditionalOnMissingBean(DelayQueues.class)
 	@ConditionalOnBean(RedisConnectionFactory.class)
 	RedisDelayQueues delayQueues(RedisConnectionFactory connectionFactory, ObjectProvider<JsonMapper> jsonMapper,
-			BatonQueueProperties properties, BeanFactory beanFactory) {
+			BatonQueueProperties properties, BeanFactory beanFactory,
+			ObjectProvider<DelayedTaskListenerRegistry> listenerRegistry) {
 		RedisDelayQueues.Builder builder = RedisDelayQueues
 			.builder(connectionFactory, jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()))
 			.keyPrefix(properties.getKeyPrefix())
-			.visibilityTimeout(properties.getVisibilityTimeout());
+			.visibilityTimeout(properties.getVisibilityTimeout())
+			.deadLetterRetention(properties::deadLetterRetention)
+			// Declared or consumed queues get meters; dynamic names leave nothing behind.
+			.knownQueues((name) -> beanFactory.containsBean(DelayQueueBeanRegistrar.beanName(name))
+					|| listenerRegistry.getIfAvailable() != null
+							&& listenerRegistry.getObject().getEndpoints().containsKey(name));
 		if (MICROMETER_PRESENT) {
 			Metrics.apply(builder, beanFactory);
 		}

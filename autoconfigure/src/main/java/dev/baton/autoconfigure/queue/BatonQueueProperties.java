@@ -50,6 +50,8 @@ public class BatonQueueProperties {
 	/** Settings of individual queues, by queue name, overriding the ones above. */
 	private Map<String, Queue> queues = new LinkedHashMap<>();
 
+	private final DeadLetterRetention deadLetterRetention = new DeadLetterRetention();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -155,6 +157,30 @@ public class BatonQueueProperties {
 		}
 	}
 
+	public DeadLetterRetention getDeadLetterRetention() {
+		return this.deadLetterRetention;
+	}
+
+	/**
+	 * The retention of one queue's dead letters: its own where configured, otherwise the default.
+	 * @param name the queue name
+	 * @return the retention
+	 * @throws IllegalArgumentException naming the property if the retention is out of range
+	 */
+	public dev.baton.queue.DeadLetterRetention deadLetterRetention(String name) {
+		Queue queue = this.queues.get(name);
+		DeadLetterRetention own = (queue != null) ? queue.getDeadLetterRetention() : null;
+		try {
+			return new dev.baton.queue.DeadLetterRetention(
+					or((own != null) ? own.maxCount : null, this.deadLetterRetention.getMaxCount()),
+					or((own != null) ? own.maxAge : null, this.deadLetterRetention.getMaxAge()));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("Invalid baton.queue settings for queue '" + name + "': " + ex.getMessage(),
+					ex);
+		}
+	}
+
 	/**
 	 * The concurrency configured for one queue, which replaces its handler's own.
 	 * @param name the queue name
@@ -167,6 +193,39 @@ public class BatonQueueProperties {
 
 	private static <V> V or(@Nullable V value, V fallback) {
 		return (value != null) ? value : fallback;
+	}
+
+	/**
+	 * How many dead letters a queue keeps, and for how long.
+	 */
+	public static class DeadLetterRetention {
+
+		/**
+		 * Most dead letters kept per queue; the oldest beyond it are deleted.
+		 */
+		private @Nullable Integer maxCount;
+
+		/**
+		 * How long a dead letter is kept.
+		 */
+		private @Nullable Duration maxAge;
+
+		public Integer getMaxCount() {
+			return (this.maxCount != null) ? this.maxCount : dev.baton.queue.DeadLetterRetention.DEFAULT.maxCount();
+		}
+
+		public void setMaxCount(@Nullable Integer maxCount) {
+			this.maxCount = maxCount;
+		}
+
+		public Duration getMaxAge() {
+			return (this.maxAge != null) ? this.maxAge : dev.baton.queue.DeadLetterRetention.DEFAULT.maxAge();
+		}
+
+		public void setMaxAge(@Nullable Duration maxAge) {
+			this.maxAge = maxAge;
+		}
+
 	}
 
 	/**
@@ -259,6 +318,16 @@ public class BatonQueueProperties {
 
 		/** Most tasks of the queue handled at once on this instance; replaces the handler's concurrency. */
 		private @Nullable Integer concurrency;
+
+		private @Nullable DeadLetterRetention deadLetterRetention;
+
+		public @Nullable DeadLetterRetention getDeadLetterRetention() {
+			return this.deadLetterRetention;
+		}
+
+		public void setDeadLetterRetention(@Nullable DeadLetterRetention deadLetterRetention) {
+			this.deadLetterRetention = deadLetterRetention;
+		}
 
 		/** Longest wait between two claims of an idle queue when no wake-up arrives. */
 		private @Nullable Duration maxIdlePoll;

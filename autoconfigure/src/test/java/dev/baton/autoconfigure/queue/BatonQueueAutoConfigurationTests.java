@@ -196,6 +196,21 @@ class BatonQueueAutoConfigurationTests {
 	}
 
 	@Test
+	void deadLetterRetentionHasDefaultsAndPerQueueOverrides() {
+		this.contextRunner
+			.withPropertyValues("baton.queue.dead-letter-retention.max-age=7d",
+					"baton.queue.queues.orders.dead-letter-retention.max-count=2",
+					"baton.queue.queues.orders.payload-type=java.lang.String")
+			.run((context) -> {
+				BatonQueueProperties properties = context.getBean(BatonQueueProperties.class);
+				assertThat(properties.deadLetterRetention("orders"))
+					.isEqualTo(new dev.baton.queue.DeadLetterRetention(2, Duration.ofDays(7)));
+				assertThat(properties.deadLetterRetention("other"))
+					.isEqualTo(new dev.baton.queue.DeadLetterRetention(10_000, Duration.ofDays(7)));
+			});
+	}
+
+	@Test
 	void concurrencyConfiguredForAQueueReplacesTheHandlers(RedisServer server) {
 		redis(server).withBean(OrderHandler.class)
 			.withPropertyValues("baton.queue.queues.orders.concurrency=6")

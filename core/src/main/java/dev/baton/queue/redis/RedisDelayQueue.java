@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import dev.baton.queue.DeadLetter;
+import dev.baton.queue.DeadLetterRetention;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
@@ -48,12 +49,17 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private final Duration visibilityTimeout;
 
+	/** The retention of dead letters, as settle.lua reads it: {@code maxCount|maxAgeMillis|}. */
+	private final String deadLetterRetention;
+
 	private final WakeChannels wakeChannels;
 
 	private final QueueMetrics metrics;
 
 	RedisDelayQueue(String name, QueueKeys keys, PayloadCodec<T> codec, StringRedisTemplate redis,
-			Duration visibilityTimeout, WakeChannels wakeChannels, QueueMetrics metrics) {
+			Duration visibilityTimeout, DeadLetterRetention deadLetterRetention, WakeChannels wakeChannels,
+			QueueMetrics metrics) {
+		this.deadLetterRetention = deadLetterRetention.maxCount() + "|" + deadLetterRetention.maxAge().toMillis() + "|";
 		this.name = name;
 		this.keys = keys;
 		this.codec = codec;
@@ -261,7 +267,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	private List<Object> settleTokens(Settlement settlement, String argument, List<String> idsAndTokens) {
 		List<String> args = new ArrayList<>(idsAndTokens.size() + 2);
 		args.add(settlement.action());
-		args.add(argument);
+		// Dead letters carry the queue's retention, and a reason of bounded length.
+		args.add((settlement == Settlement.DEAD) ? this.deadLetterRetention + Validate.reason(argument) : argument);
 		args.addAll(idsAndTokens);
 		return QueueScript.SETTLE.run(this.redis, this.keys.forSettle(), args);
 	}

@@ -3,7 +3,10 @@ package dev.baton.queue.redis;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
+import dev.baton.queue.DeadLetterRetention;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,8 +21,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * ...), changes them only through Lua scripts, and takes every time from the Redis server's clock.
  * Payloads are written as JSON with the given mapper.
  *
- * <p>Queues returned by {@link #get(String, Class)} are cheap and thread-safe; the same name
- * and type return the same instance. {@link #close()} stops listening for wake-ups.
+ * <p>Queues returned by {@link #get(String, Class)} are cheap and thread-safe; for a
+ * {@linkplain Builder#knownQueues known} queue, the same name and type return the same instance. {@link #close()} stops listening for wake-ups.
  */
 public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
@@ -39,6 +42,10 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 	private final Map<String, Boolean> watchedQueues = new ConcurrentHashMap<>();
 
+	private final Predicate<String> known;
+
+	private final Function<String, DeadLetterRetention> deadLetterRetention;
+
 	private RedisDelayQueues(Builder builder) {
 		this.redis = new StringRedisTemplate(builder.connectionFactory);
 		// Without this the template wraps each connection in a reflective proxy, on every call.
@@ -47,6 +54,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		this.keyPrefix = builder.keyPrefix;
 		this.visibilityTimeout = builder.visibilityTimeout;
 		this.metrics = builder.metrics;
+		this.known = builder.known;
+		this.deadLetterRetention = builder.deadLetterRetention;
 		this.wakeChannels = new WakeChannels(builder.connectionFactory);
 	}
 
@@ -71,18 +80,24 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		if (payloadType == null) {
 			throw new IllegalArgumentException("Payload type of queue '" + name + "' must not be null");
 		}
+		if (!this.known.test(name)) {
+			// A dynamic name: a fresh, cheap object that nothing keeps, and no meters of its own.
+			return create(name, payloadType, QueueMetrics.NONE);
+		}
 		String key = name + "\u0000" + payloadType.getName();
-		return (DelayQueue<T>) this.queues.computeIfAbsent(key, (k) -> create(name, payloadType));
+		return (DelayQueue<T>) this.queues.computeIfAbsent(key, (k) -> {
+			RedisDelayQueue<T> queue = create(name, payloadType, this.metrics);
+			if (this.watchedQueues.putIfAbsent(name, Boolean.TRUE) == null) {
+				this.metrics.watch(name, queue::stats);
+			}
+			return queue;
+		});
 	}
 
-	private <T> RedisDelayQueue<T> create(String name, Class<T> payloadType) {
-		RedisDelayQueue<T> queue = new RedisDelayQueue<>(name, QueueKeys.of(this.keyPrefix, name),
+	private <T> RedisDelayQueue<T> create(String name, Class<T> payloadType, QueueMetrics metrics) {
+		return new RedisDelayQueue<>(name, QueueKeys.of(this.keyPrefix, name),
 				new PayloadCodec<>(this.jsonMapper, payloadType), this.redis, this.visibilityTimeout,
-				this.wakeChannels, this.metrics);
-		if (this.watchedQueues.putIfAbsent(name, Boolean.TRUE) == null) {
-			this.metrics.watch(name, queue::stats);
-		}
-		return queue;
+				this.deadLetterRetention.apply(name), this.wakeChannels, metrics);
 	}
 
 	/**
@@ -108,6 +123,10 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		private Duration visibilityTimeout = Duration.ofSeconds(30);
 
 		private QueueMetrics metrics = QueueMetrics.NONE;
+
+		private Predicate<String> known = (name) -> true;
+
+		private Function<String, DeadLetterRetention> deadLetterRetention = (name) -> DeadLetterRetention.DEFAULT;
 
 		private Builder(RedisConnectionFactory connectionFactory, JsonMapper jsonMapper) {
 			if (connectionFactory == null || jsonMapper == null) {
@@ -151,6 +170,29 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		 */
 		public Builder meterRegistry(MeterRegistry meterRegistry) {
 			this.metrics = new MicrometerQueueMetrics(meterRegistry);
+			return this;
+		}
+
+		/**
+		 * Set which queues the application knows (declares or consumes): only those get meters
+		 * and are kept as objects. Others, such as names made per customer, are created on each
+		 * {@code get}, cheaply, and leave nothing behind. By default every queue is known.
+		 * @param known whether a queue name is known
+		 * @return this builder
+		 */
+		public Builder knownQueues(Predicate<String> known) {
+			this.known = known;
+			return this;
+		}
+
+		/**
+		 * Set how many dead letters each queue keeps, and for how long. The default is
+		 * {@link DeadLetterRetention#DEFAULT} for every queue.
+		 * @param retention the retention by queue name
+		 * @return this builder
+		 */
+		public Builder deadLetterRetention(Function<String, DeadLetterRetention> retention) {
+			this.deadLetterRetention = retention;
 			return this;
 		}
 

@@ -75,7 +75,7 @@ final class RedisDelivery<T> implements Delivery<T> {
 		if (reason == null) {
 			throw new IllegalArgumentException("Dead letter reason must not be null");
 		}
-		return this.queue.settle(Settlement.DEAD, Validate.reason(reason), this);
+		return this.queue.settle(Settlement.DEAD, reason, this);
 	}
 
 	@Override
