@@ -26,9 +26,10 @@ public @interface DelayedTask {
 	String queue();
 
 	/**
-	 * How many tasks this handler runs at once: a number ({@code "4"}) or a range
-	 * ({@code "2-8"}) within which the container scales with the backlog. Accepts
-	 * {@code ${...}} placeholders. The default is {@code "1"}.
+	 * How many tasks this handler runs at once: a number ({@code "4"}), or a range
+	 * ({@code "2-8"}), which is accepted and runs with its upper bound (it does not scale with
+	 * the backlog yet). Accepts {@code ${...}} placeholders; a concurrency configured under
+	 * {@code baton.queue.queues.<name>.concurrency} replaces it. The default is {@code "1"}.
 	 */
 	String concurrency() default "1";
 
