@@ -48,6 +48,7 @@ public final class BatonQueueAutoConfiguration {
 			.keyPrefix(properties.getKeyPrefix())
 			.visibilityTimeout(properties.getVisibilityTimeout())
 			.deadLetterRetention(properties::deadLetterRetention)
+			.strictPayloads(properties::strictPayloads)
 			// Declared or consumed queues get meters; dynamic names leave nothing behind.
 			.knownQueues((name) -> beanFactory.containsBean(DelayQueueBeanRegistrar.beanName(name))
 					|| listenerRegistry.getIfAvailable() != null

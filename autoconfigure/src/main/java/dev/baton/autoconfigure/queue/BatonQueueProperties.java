@@ -52,6 +52,13 @@ public class BatonQueueProperties {
 
 	private final DeadLetterRetention deadLetterRetention = new DeadLetterRetention();
 
+	/**
+	 * Whether payloads are read strictly: a payload with a property its type does not have, or
+	 * without one of its creator properties, is dead-lettered instead of handled. Lenient by
+	 * default, so that tasks written by another version of the application still run.
+	 */
+	private boolean strictPayloads;
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -159,6 +166,25 @@ public class BatonQueueProperties {
 
 	public DeadLetterRetention getDeadLetterRetention() {
 		return this.deadLetterRetention;
+	}
+
+	public boolean isStrictPayloads() {
+		return this.strictPayloads;
+	}
+
+	public void setStrictPayloads(boolean strictPayloads) {
+		this.strictPayloads = strictPayloads;
+	}
+
+	/**
+	 * Whether one queue reads its payloads strictly: its own setting where configured, otherwise
+	 * the default.
+	 * @param name the queue name
+	 * @return whether payloads are read strictly
+	 */
+	public boolean strictPayloads(String name) {
+		Queue queue = this.queues.get(name);
+		return or((queue != null) ? queue.getStrictPayloads() : null, this.strictPayloads);
 	}
 
 	/**
@@ -320,6 +346,17 @@ public class BatonQueueProperties {
 		private @Nullable Integer concurrency;
 
 		private @Nullable DeadLetterRetention deadLetterRetention;
+
+		/** Whether this queue reads its payloads strictly (see baton.queue.strict-payloads). */
+		private @Nullable Boolean strictPayloads;
+
+		public @Nullable Boolean getStrictPayloads() {
+			return this.strictPayloads;
+		}
+
+		public void setStrictPayloads(@Nullable Boolean strictPayloads) {
+			this.strictPayloads = strictPayloads;
+		}
 
 		public @Nullable DeadLetterRetention getDeadLetterRetention() {
 			return this.deadLetterRetention;

@@ -1,10 +1,18 @@
 package dev.baton.queue.redis;
 
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Writes and reads one queue's payloads as JSON.
+ *
+ * <p>Lenient by default, as the application's mapper is (Jackson 3 ignores unknown properties and
+ * leaves missing ones null), so that payloads written by an older or newer version of the
+ * application still reach the handler during a rolling deploy. Strict, a payload with a property
+ * the type does not have, or without one of its creator properties, cannot be read, and is
+ * dead-lettered rather than handled half-empty.
  *
  * @param <T> the payload type
  */
@@ -12,10 +20,15 @@ final class PayloadCodec<T> {
 
 	private final JsonMapper jsonMapper;
 
+	private final ObjectReader reader;
+
 	private final Class<T> type;
 
-	PayloadCodec(JsonMapper jsonMapper, Class<T> type) {
+	PayloadCodec(JsonMapper jsonMapper, Class<T> type, boolean strict) {
 		this.jsonMapper = jsonMapper;
+		ObjectReader reader = jsonMapper.readerFor(type);
+		this.reader = strict ? reader.with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES,
+				DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES) : reader;
 		this.type = type;
 	}
 
@@ -39,7 +52,7 @@ final class PayloadCodec<T> {
 	T read(String json) {
 		T payload;
 		try {
-			payload = this.jsonMapper.readValue(json, this.type);
+			payload = this.reader.readValue(json);
 		}
 		catch (JacksonException ex) {
 			throw ex;

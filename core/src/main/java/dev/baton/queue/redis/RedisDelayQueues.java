@@ -46,6 +46,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 	private final Function<String, DeadLetterRetention> deadLetterRetention;
 
+	private final Predicate<String> strictPayloads;
+
 	private RedisDelayQueues(Builder builder) {
 		this.redis = new StringRedisTemplate(builder.connectionFactory);
 		// Without this the template wraps each connection in a reflective proxy, on every call.
@@ -56,6 +58,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		this.metrics = builder.metrics;
 		this.known = builder.known;
 		this.deadLetterRetention = builder.deadLetterRetention;
+		this.strictPayloads = builder.strictPayloads;
 		this.wakeChannels = new WakeChannels(builder.connectionFactory);
 	}
 
@@ -96,7 +99,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 	private <T> RedisDelayQueue<T> create(String name, Class<T> payloadType, QueueMetrics metrics) {
 		return new RedisDelayQueue<>(name, QueueKeys.of(this.keyPrefix, name),
-				new PayloadCodec<>(this.jsonMapper, payloadType), this.redis, this.visibilityTimeout,
+				new PayloadCodec<>(this.jsonMapper, payloadType, this.strictPayloads.test(name)), this.redis, this.visibilityTimeout,
 				this.deadLetterRetention.apply(name), this.wakeChannels, metrics);
 	}
 
@@ -127,6 +130,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		private Predicate<String> known = (name) -> true;
 
 		private Function<String, DeadLetterRetention> deadLetterRetention = (name) -> DeadLetterRetention.DEFAULT;
+
+		private Predicate<String> strictPayloads = (name) -> false;
 
 		private Builder(RedisConnectionFactory connectionFactory, JsonMapper jsonMapper) {
 			if (connectionFactory == null || jsonMapper == null) {
@@ -193,6 +198,19 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		 */
 		public Builder deadLetterRetention(Function<String, DeadLetterRetention> retention) {
 			this.deadLetterRetention = retention;
+			return this;
+		}
+
+		/**
+		 * Set which queues read payloads strictly: a payload with a property its type does not
+		 * have, or without one of its creator properties, is dead-lettered instead of handled. By
+		 * default payloads are read leniently, so that tasks written by another version of the
+		 * application during a rolling deploy still run.
+		 * @param strictPayloads whether a queue reads its payloads strictly
+		 * @return this builder
+		 */
+		public Builder strictPayloads(Predicate<String> strictPayloads) {
+			this.strictPayloads = strictPayloads;
 			return this;
 		}
 
