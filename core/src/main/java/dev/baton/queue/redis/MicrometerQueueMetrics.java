@@ -48,6 +48,15 @@ final class MicrometerQueueMetrics implements QueueMetrics {
 	}
 
 	@Override
+	public void inconsistent(String queue, int count) {
+		Counter.builder("baton.queue.inconsistent")
+			.description("Tasks found in line without their payload or details (evicted or lost keys), and dropped")
+			.tag("queue", queue)
+			.register(this.registry)
+			.increment(count);
+	}
+
+	@Override
 	public void watch(String queue, Supplier<QueueStats> stats) {
 		CachedStats cached = new CachedStats(stats, STATS_MAX_AGE, STATS_PATIENCE, REFRESHER);
 		depth(queue, "scheduled", cached, QueueStats::scheduled);

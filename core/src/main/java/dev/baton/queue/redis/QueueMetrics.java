@@ -29,4 +29,8 @@ interface QueueMetrics {
 	/** Publish the depth of a queue, read from the given source when a metric is read. */
 	void watch(String queue, Supplier<QueueStats> stats);
 
+	/** Count tasks found in line without their data, and dropped. */
+	default void inconsistent(String queue, int count) {
+	}
+
 }

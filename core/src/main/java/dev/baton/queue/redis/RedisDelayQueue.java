@@ -17,6 +17,8 @@ import dev.baton.queue.PartiallyScheduledException;
 import dev.baton.queue.QueueStats;
 import dev.baton.queue.ScheduledTask;
 import dev.baton.queue.internal.ConsumableQueue;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 
@@ -29,6 +31,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * @param <T> the payload type
  */
 final class RedisDelayQueue<T> implements ConsumableQueue<T> {
+
+	private static final Log logger = LogFactory.getLog(RedisDelayQueue.class);
 
 	/** Tasks per script call in {@link #scheduleAll}, so that one call does not stall Redis. */
 	private static final int SCHEDULE_BATCH = 1000;
@@ -209,8 +213,15 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		List<Object> reply = QueueScript.CLAIM.run(this.redis, this.keys.forClaim(), args);
 		Instant serverTime = Instant.ofEpochMilli(Long.parseLong((String) reply.get(0)));
 		long nextDueIn = Long.parseLong((String) reply.get(1));
-		List<Delivery<T>> deliveries = new ArrayList<>((reply.size() - 2) / 3);
-		for (int i = 2; i < reply.size(); i += 3) {
+		int inconsistent = Integer.parseInt((String) reply.get(2));
+		if (inconsistent > 0) {
+			this.metrics.inconsistent(this.name, inconsistent);
+			logger.warn(inconsistent + " task(s) of queue '" + this.name + "' were in line without their payload or "
+					+ "details and were dropped: Redis evicted or lost keys of the queue. Run Redis with "
+					+ "maxmemory-policy noeviction and check its persistence.");
+		}
+		List<Delivery<T>> deliveries = new ArrayList<>((reply.size() - 3) / 3);
+		for (int i = 3; i < reply.size(); i += 3) {
 			String id = (String) reply.get(i);
 			TaskMeta meta = TaskMeta.parse((String) reply.get(i + 2));
 			try {

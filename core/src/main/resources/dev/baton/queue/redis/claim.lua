@@ -9,6 +9,8 @@
 -- ARGV[1] max tasks to claim, ARGV[2] visibility timeout ms, ARGV[3] max expired tasks to requeue
 -- Returns: {now ms, ms until the next waiting task is due (0 if due now) or the first in-flight
 --   delivery expires, whichever is first, or -1 if no task waits or is in flight,
+--   the number of tasks found in line without their payload or meta (their keys were evicted or
+--   deleted behind Baton's back; what is left of them is deleted),
 --   then per claimed task: id, payload, meta "scheduledAt|dueAt|attempt|token|sequence"}
 redis.replicate_commands()
 local time = redis.call('TIME')
@@ -32,6 +34,7 @@ if #expired > 0 then
 end
 
 local reply = {}
+local inconsistent = 0
 local dueCount = redis.call('ZCOUNT', KEYS[1], '-inf', now)
 local count = math.min(dueCount, tonumber(ARGV[1]))
 if count > 0 then
@@ -46,7 +49,11 @@ if count > 0 then
 	local sequence = redis.call('INCRBY', KEYS[5], #ids) - #ids
 	local newMetas = {}
 	local inFlight = {}
+	local broken = {}
 	for i, id in ipairs(ids) do
+		if not (metas[i] and payloads[i]) then
+			broken[#broken + 1] = id
+		end
 		if metas[i] and payloads[i] then
 			local scheduled, due, attempt, _, order = string.match(metas[i], '^(%d+)|(%d+)|(%d+)|(%d+)|(%d+)$')
 			sequence = sequence + 1
@@ -63,6 +70,11 @@ if count > 0 then
 	if #inFlight > 0 then
 		callInSlices('HSET', KEYS[3], newMetas)
 		callInSlices('ZADD', KEYS[4], inFlight)
+	end
+	if #broken > 0 then
+		callInSlices('HDEL', KEYS[2], broken)
+		callInSlices('HDEL', KEYS[3], broken)
+		inconsistent = #broken
 	end
 end
 
@@ -84,6 +96,7 @@ else
 		end
 	end
 end
+table.insert(reply, 1, string.format('%.0f', inconsistent))
 table.insert(reply, 1, string.format('%.0f', nextDueIn))
 table.insert(reply, 1, string.format('%.0f', now))
 return reply

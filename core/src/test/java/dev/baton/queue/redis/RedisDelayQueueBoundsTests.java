@@ -79,6 +79,27 @@ class RedisDelayQueueBoundsTests {
 		}
 	}
 
+	@Test
+	void tasksWhoseDataWasEvictedAreCountedAndDroppedWholly(RedisConnectionFactory connectionFactory,
+			StringRedisTemplate redis) {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		try (RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
+			.meterRegistry(registry)
+			.build()) {
+			ConsumableQueue<String> queue = consumable(queues.get("orders", String.class));
+			queue.schedule("a", "x", Duration.ZERO);
+			queue.schedule("b", "x", Duration.ZERO);
+			// What an evicting maxmemory-policy does: the payloads' key is gone, the line is not.
+			redis.delete("baton:q:{orders}:tasks");
+
+			assertThat(queue.poll(10)).isEmpty();
+
+			assertThat(registry.get("baton.queue.inconsistent").tag("queue", "orders").counter().count()).isEqualTo(2);
+			assertThat(redis.keys("baton:q:{orders}:*")).doesNotContain("baton:q:{orders}:due",
+					"baton:q:{orders}:meta");
+		}
+	}
+
 	@SuppressWarnings("unchecked")
 	private static ConsumableQueue<String> consumable(DelayQueue<String> queue) {
 		return (ConsumableQueue<String>) queue;
