@@ -388,7 +388,13 @@ final class DelayedTaskListenerContainer {
 		try {
 			Outcome outcome;
 			try {
-				this.adapter.invoke(delivery.payload(), new Context(delivery));
+				HandlerMdc mdc = HandlerMdc.open(this.endpoint.queue(), delivery.id(), delivery.attempt());
+				try {
+					this.adapter.invoke(delivery.payload(), new Context(delivery));
+				}
+				finally {
+					mdc.close();
+				}
 				held.handler = null;
 				// The permit comes back once the acknowledgement was sent: until then the task is in flight
 				this.acknowledger.acknowledge(delivery, () -> finish(delivery));

@@ -54,6 +54,9 @@ class DelayedTaskListenerContainerTests {
 		assertThat(context.id()).isEqualTo("p-1");
 		assertThat(context.attempt()).isEqualTo(1);
 		assertThat(context.dueAt()).isAfter(context.scheduledAt());
+		assertThat(handler.mdc.get(0)).containsEntry("baton.queue", "parcels")
+			.containsEntry("baton.task.id", "p-1")
+			.containsEntry("baton.task.attempt", "1");
 		await().atMost(Duration.ofSeconds(5))
 			.untilAsserted(() -> assertThat(app.queues.get("parcels", Parcel.class).stats().inFlight()).isZero());
 		assertThat(app.queues.get("parcels", Parcel.class).find("p-1")).isEmpty();
@@ -314,8 +317,11 @@ class DelayedTaskListenerContainerTests {
 
 		final List<TaskContext> contexts = new CopyOnWriteArrayList<>();
 
+		final List<Map<String, String>> mdc = new CopyOnWriteArrayList<>();
+
 		@DelayedTask(queue = "parcels")
 		void handle(Parcel parcel, TaskContext context) {
+			this.mdc.add(org.slf4j.MDC.getCopyOfContextMap());
 			this.contexts.add(context);
 			this.payloads.add(parcel);
 		}
