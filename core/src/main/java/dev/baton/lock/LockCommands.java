@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.baton.internal.LuaScripts;
+import dev.baton.internal.TimedScripts;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -30,10 +31,10 @@ final class LockCommands {
 
 	private static final long UNKNOWN_LEASE_MILLIS = 1000;
 
-	private final TimedCalls calls;
+	private final TimedScripts calls;
 
 	LockCommands(RedisConnectionFactory connectionFactory, Duration timeout) {
-		this.calls = new TimedCalls(connectionFactory, timeout);
+		this.calls = new TimedScripts(connectionFactory, timeout, LockUnavailableException::new);
 	}
 
 	Duration timeout() {
@@ -108,7 +109,7 @@ final class LockCommands {
 	 * have happened (no reply in time), so that it is not left held for a whole lease.
 	 */
 	void releaseQuietly(LockKeys keys, String owner) {
-		this.calls.sendQuietly(new TimedCalls.Script(RELEASE, List.of(keys.lock(), keys.waiting()), owner,
+		this.calls.sendQuietly(new TimedScripts.Script(RELEASE, List.of(keys.lock(), keys.waiting()), owner,
 				keys.channel(), ""));
 	}
 
@@ -126,13 +127,13 @@ final class LockCommands {
 	 * @throws LockUnavailableException if no connection could be had
 	 */
 	List<@Nullable Boolean> extendAll(List<LockKeys> keys, List<String> owners, long leaseMillis, Duration timeout) {
-		List<TimedCalls.Script> scripts = new ArrayList<>(keys.size());
+		List<TimedScripts.Script> scripts = new ArrayList<>(keys.size());
 		for (int i = 0; i < keys.size(); i++) {
-			scripts.add(new TimedCalls.Script(EXTEND, List.of(keys.get(i).lock()), owners.get(i),
+			scripts.add(new TimedScripts.Script(EXTEND, List.of(keys.get(i).lock()), owners.get(i),
 					String.valueOf(leaseMillis)));
 		}
 		List<@Nullable Boolean> held = new ArrayList<>(keys.size());
-		for (TimedCalls.Reply reply : this.calls.evalAll("renew " + keys.size() + " lock(s)", scripts, timeout)) {
+		for (TimedScripts.Reply reply : this.calls.evalAll("renew " + keys.size() + " lock(s)", scripts, timeout)) {
 			held.add((reply.failure() != null) ? null : number(reply.value()) == 1);
 		}
 		return held;

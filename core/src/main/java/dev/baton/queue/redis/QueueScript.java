@@ -33,6 +33,11 @@ enum QueueScript {
 		return (reply != null) ? reply : List.of();
 	}
 
+	/** The script itself, for callers that run it with a timeout of their own. */
+	RedisScript<List<Object>> script() {
+		return this.script;
+	}
+
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private static RedisScript<List<Object>> listScript(String resource) {
 		return (RedisScript) LuaScripts.load(QueueScript.class, "common.lua", resource, List.class);

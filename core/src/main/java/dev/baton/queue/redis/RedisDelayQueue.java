@@ -16,6 +16,7 @@ import dev.baton.queue.NewTask;
 import dev.baton.queue.PartiallyScheduledException;
 import dev.baton.queue.QueueStats;
 import dev.baton.queue.ScheduledTask;
+import dev.baton.internal.TimedScripts;
 import dev.baton.queue.internal.ConsumableQueue;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -58,11 +59,14 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private final WakeChannels wakeChannels;
 
+	private final TimedScripts timedScripts;
+
 	private final QueueMetrics metrics;
 
 	RedisDelayQueue(String name, QueueKeys keys, PayloadCodec<T> codec, StringRedisTemplate redis,
 			Duration visibilityTimeout, DeadLetterRetention deadLetterRetention, WakeChannels wakeChannels,
-			QueueMetrics metrics) {
+			TimedScripts timedScripts, QueueMetrics metrics) {
+		this.timedScripts = timedScripts;
 		this.deadLetterRetention = deadLetterRetention.maxCount() + "|" + deadLetterRetention.maxAge().toMillis() + "|";
 		this.name = name;
 		this.keys = keys;
@@ -238,7 +242,21 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public void extendVisibility(Collection<? extends Delivery<T>> deliveries, Duration visibilityTimeout) {
-		settle(Settlement.EXTEND, Validate.timeoutMillis(visibilityTimeout), deliveries);
+		String timeoutMillis = Validate.timeoutMillis(visibilityTimeout);
+		if (deliveries.isEmpty()) {
+			return;
+		}
+		// Bounded well below the visibility timeout, so that a call Redis does not answer is given
+		// up while the deliveries are still safe, and the next extension can try again.
+		List<String> args = new ArrayList<>(deliveries.size() * 2 + 2);
+		args.add(Settlement.EXTEND.action());
+		args.add(timeoutMillis);
+		args.addAll(idsAndTokens(deliveries));
+		Duration bound = Duration.ofMillis(Math.max(visibilityTimeout.toMillis() / 3, 1));
+		TimedScripts.Script extend = new TimedScripts.Script(QueueScript.SETTLE.script(), this.keys.forSettle(),
+				args.toArray(String[]::new));
+		String what = "extend the visibility of " + deliveries.size() + " task(s) of queue '" + this.name + "'";
+		this.timedScripts.value(what, this.timedScripts.evalAll(what, List.of(extend), bound).get(0));
 	}
 
 	@Override
@@ -264,6 +282,10 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		if (deliveries.isEmpty()) {
 			return;
 		}
+		settleTokens(settlement, argument, idsAndTokens(deliveries));
+	}
+
+	private List<String> idsAndTokens(Collection<? extends Delivery<T>> deliveries) {
 		List<String> idsAndTokens = new ArrayList<>(deliveries.size() * 2);
 		for (Delivery<T> delivery : deliveries) {
 			if (!(delivery instanceof RedisDelivery<T> redisDelivery) || redisDelivery.queue() != this) {
@@ -272,7 +294,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			idsAndTokens.add(redisDelivery.id());
 			idsAndTokens.add(redisDelivery.token());
 		}
-		settleTokens(settlement, argument, idsAndTokens);
+		return idsAndTokens;
 	}
 
 	private List<Object> settleTokens(Settlement settlement, String argument, List<String> idsAndTokens) {

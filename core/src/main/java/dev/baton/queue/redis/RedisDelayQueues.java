@@ -6,12 +6,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
+import dev.baton.internal.TimedScripts;
 import dev.baton.queue.DeadLetterRetention;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -38,6 +40,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 	private final WakeChannels wakeChannels;
 
+	private final TimedScripts timedScripts;
+
 	private final Map<String, RedisDelayQueue<?>> queues = new ConcurrentHashMap<>();
 
 	private final Map<String, Boolean> watchedQueues = new ConcurrentHashMap<>();
@@ -60,6 +64,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		this.deadLetterRetention = builder.deadLetterRetention;
 		this.strictPayloads = builder.strictPayloads;
 		this.wakeChannels = new WakeChannels(builder.connectionFactory);
+		this.timedScripts = new TimedScripts(builder.connectionFactory, this.visibilityTimeout,
+				RedisSystemException::new);
 	}
 
 	/**
@@ -100,7 +106,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	private <T> RedisDelayQueue<T> create(String name, Class<T> payloadType, QueueMetrics metrics) {
 		return new RedisDelayQueue<>(name, QueueKeys.of(this.keyPrefix, name),
 				new PayloadCodec<>(this.jsonMapper, payloadType, this.strictPayloads.test(name)), this.redis, this.visibilityTimeout,
-				this.deadLetterRetention.apply(name), this.wakeChannels, metrics);
+				this.deadLetterRetention.apply(name), this.wakeChannels, this.timedScripts, metrics);
 	}
 
 	/**

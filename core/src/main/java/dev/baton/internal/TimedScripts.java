@@ -1,4 +1,4 @@
-package dev.baton.lock;
+package dev.baton.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
 
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
@@ -24,29 +25,40 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * Runs the lock's scripts with a timeout of their own, shorter than the connection's command
- * timeout (Lettuce's default is 60 s): a lock call on an unreachable Redis fails in time for
- * the watchdog and the waiters. On Lettuce the scripts go out on the connection's asynchronous
+ * Runs scripts with a timeout of their own, shorter than the connection's command timeout
+ * (Lettuce's default is 60 s): a lock call or a visibility extension on an unreachable Redis
+ * fails in time for what depends on it. On Lettuce the scripts go out on the connection's asynchronous
  * API, several at once where asked, and each reply is awaited up to the deadline; other clients
  * run them blocking, bounded by their own timeouts.
  *
  * <p>Awaiting a reply ignores interrupts (and restores the flag afterwards): an interrupt must not
  * make the outcome of an acquire or a release unknown. The wait is bounded by the timeout.
  */
-final class TimedCalls {
+public final class TimedScripts {
 
 	private final StringRedisTemplate redis;
 
 	private final Duration timeout;
 
-	TimedCalls(RedisConnectionFactory connectionFactory, Duration timeout) {
+	private final BiFunction<String, Throwable, RuntimeException> failure;
+
+	/**
+	 * Create a runner.
+	 * @param connectionFactory the connections to run on
+	 * @param timeout how long a call waits for its reply unless it says otherwise
+	 * @param failure makes the exception of a failed call from a message and the cause
+	 */
+	public TimedScripts(RedisConnectionFactory connectionFactory, Duration timeout,
+			BiFunction<String, Throwable, RuntimeException> failure) {
+		this.failure = failure;
 		this.redis = new StringRedisTemplate(connectionFactory);
 		// Without this the template wraps each connection in a reflective proxy, on every call.
 		this.redis.setExposeConnection(true);
 		this.timeout = timeout;
 	}
 
-	Duration timeout() {
+	/** How long a call waits for its reply unless it says otherwise. */
+	public Duration timeout() {
 		return this.timeout;
 	}
 
@@ -54,27 +66,40 @@ final class TimedCalls {
 	 * Runs one script and waits for its reply.
 	 * @param what the call and its lock, completing "Redis did not ...", e.g. "acquire lock 'a'"
 	 * @return the reply: a {@code Long}, or a list for multi-bulk replies
-	 * @throws LockUnavailableException if Redis failed or did not answer in time
+	 * @throws RuntimeException made by the failure function if Redis failed or did not answer in
+	 * time
 	 */
-	Object eval(String what, RedisScript<?> script, List<String> keys, String... args) {
-		return evalAll(what, List.of(new Script(script, keys, args))).get(0).value(what);
+	public Object eval(String what, RedisScript<?> script, List<String> keys, String... args) {
+		return value(what, evalAll(what, List.of(new Script(script, keys, args))).get(0));
+	}
+
+	/**
+	 * The value of a reply.
+	 * @throws RuntimeException made by the failure function if the script failed or timed out
+	 */
+	public Object value(String what, Reply reply) {
+		if (reply.failure() != null || reply.value() == null) {
+			Throwable cause = (reply.failure() != null) ? reply.failure() : new IllegalStateException("no reply");
+			throw this.failure.apply("Redis did not " + what + ": " + cause.getMessage(), cause);
+		}
+		return reply.value();
 	}
 
 	/**
 	 * Sends several scripts at once and waits for every reply up to one deadline.
 	 * @return each script's reply or failure, in order
-	 * @throws LockUnavailableException if no connection could be had
+	 * @throws RuntimeException made by the failure function if no connection could be had
 	 */
-	List<Reply> evalAll(String what, List<Script> scripts) {
+	public List<Reply> evalAll(String what, List<Script> scripts) {
 		return evalAll(what, scripts, this.timeout);
 	}
 
 	/**
 	 * Sends several scripts at once and waits for every reply up to a deadline of its own.
 	 * @return each script's reply or failure, in order
-	 * @throws LockUnavailableException if no connection could be had
+	 * @throws RuntimeException made by the failure function if no connection could be had
 	 */
-	List<Reply> evalAll(String what, List<Script> scripts, Duration timeout) {
+	public List<Reply> evalAll(String what, List<Script> scripts, Duration timeout) {
 		List<Reply> replies = new ArrayList<>(scripts.size());
 		try {
 			this.redis.execute((RedisCallback<@Nullable Void>) (connection) -> {
@@ -90,7 +115,7 @@ final class TimedCalls {
 			});
 		}
 		catch (RuntimeException ex) {
-			throw new LockUnavailableException("Redis did not " + what + ": " + ex.getMessage(), ex);
+			throw this.failure.apply("Redis did not " + what + ": " + ex.getMessage(), ex);
 		}
 		return replies;
 	}
@@ -104,7 +129,7 @@ final class TimedCalls {
 	 * Sends a script and does not wait for its reply: for clean-up whose outcome changes nothing
 	 * for the caller. On clients other than Lettuce it runs blocking, its failure ignored.
 	 */
-	void sendQuietly(Script script) {
+	public void sendQuietly(Script script) {
 		try {
 			this.redis.execute((RedisCallback<@Nullable Void>) (connection) -> {
 				if (connection.getNativeConnection() instanceof RedisClusterAsyncCommands<?, ?> async) {
@@ -185,7 +210,7 @@ final class TimedCalls {
 	}
 
 	/** A script call: the script, its keys and arguments. */
-	static final class Script {
+	public static final class Script {
 
 		private final RedisScript<?> script;
 
@@ -193,10 +218,16 @@ final class TimedCalls {
 
 		private final byte[][] args;
 
-		Script(RedisScript<?> script, List<String> keys, String... args) {
+		/**
+		 * Describe a call.
+		 * @param script the script
+		 * @param keys its keys
+		 * @param args its arguments
+		 */
+		public Script(RedisScript<?> script, List<String> keys, String... args) {
 			this.script = script;
-			this.keys = keys.stream().map(TimedCalls::utf8).toArray(byte[][]::new);
-			this.args = Arrays.stream(args).map(TimedCalls::utf8).toArray(byte[][]::new);
+			this.keys = keys.stream().map(TimedScripts::utf8).toArray(byte[][]::new);
+			this.args = Arrays.stream(args).map(TimedScripts::utf8).toArray(byte[][]::new);
 		}
 
 		ScriptOutputType outputType() {
@@ -231,22 +262,12 @@ final class TimedCalls {
 
 	/**
 	 * The reply to one script, or why there is none.
+	 * @param value the reply, or {@code null} if it failed
+	 * @param failure why there is no reply, or {@code null}
 	 * @param interrupted whether the thread was interrupted while it waited (the flag is restored
 	 * once every reply is in)
 	 */
-	record Reply(@Nullable Object value, @Nullable Throwable failure, boolean interrupted) {
-
-		/**
-		 * The reply's value.
-		 * @throws LockUnavailableException if the script failed or timed out
-		 */
-		Object value(String what) {
-			if (this.failure != null || this.value == null) {
-				Throwable cause = (this.failure != null) ? this.failure : new IllegalStateException("no reply");
-				throw new LockUnavailableException("Redis did not " + what + ": " + cause.getMessage(), cause);
-			}
-			return this.value;
-		}
+	public record Reply(@Nullable Object value, @Nullable Throwable failure, boolean interrupted) {
 
 	}
 
