@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -60,6 +61,28 @@ class DelayedTaskListenerContainerTests {
 		await().atMost(Duration.ofSeconds(5))
 			.untilAsserted(() -> assertThat(app.queues.get("parcels", Parcel.class).stats().inFlight()).isZero());
 		assertThat(app.queues.get("parcels", Parcel.class).find("p-1")).isEmpty();
+	}
+
+	@Test
+	void runningTaskStaysAtLeastTwoThirdsOfItsVisibilityTimeoutAheadOfTheRedisClock(
+			RedisConnectionFactory connectionFactory, StringRedisTemplate redis) {
+		// So a forward step of the Redis clock smaller than two thirds of the timeout requeues nothing.
+		SlowHandler handler = new SlowHandler(Duration.ofMillis(4500));
+		ListenerContext app = start(connectionFactory, settings(Duration.ofSeconds(3), Duration.ofSeconds(1)), handler);
+		app.queues.get("slow", Parcel.class).schedule("s-1", new Parcel("s-1", 1), Duration.ZERO);
+		await().atMost(Duration.ofSeconds(10)).until(() -> handler.started.get() == 1);
+
+		long smallestMargin = Long.MAX_VALUE;
+		long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3500);
+		while (System.nanoTime() < end) {
+			Long margin = redis.execute(RedisScript.of(
+					"local t = redis.call('TIME') local d = redis.call('ZSCORE', KEYS[1], ARGV[1]) "
+							+ "return tonumber(d) - (tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))",
+					Long.class), List.of("baton:q:{slow}:inflight"), "s-1");
+			smallestMargin = Math.min(smallestMargin, margin);
+			sleepQuietly(50);
+		}
+		assertThat(smallestMargin).as("ms between the Redis clock and the visibility deadline").isGreaterThan(1700);
 	}
 
 	@Test
@@ -309,6 +332,15 @@ class DelayedTaskListenerContainerTests {
 
 	private static long msToNanos(long millis) {
 		return TimeUnit.MILLISECONDS.toNanos(millis);
+	}
+
+	private static void sleepQuietly(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	static class RecordingHandler {
