@@ -7,17 +7,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
-import dev.baton.test.LocalRedisServer;
-import dev.baton.test.RedisProxy;
-import dev.baton.test.RedisServers;
+import dev.baton.support.ProxiedRedis;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,17 +33,14 @@ class RedisLockNetworkFaultTests {
 
 	private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
-	private LocalRedisServer server;
-
-	private RedisProxy proxy;
+	private ProxiedRedis servers;
 
 	private StringRedisTemplate redis;
 
 	@BeforeEach
 	void start() {
-		this.server = RedisServers.startLocal();
-		this.proxy = RedisProxy.to(this.server);
-		this.redis = new StringRedisTemplate(connectionFactory(this.server.port()));
+		this.servers = ProxiedRedis.start();
+		this.redis = new StringRedisTemplate(this.servers.direct());
 	}
 
 	@AfterEach
@@ -56,13 +48,12 @@ class RedisLockNetworkFaultTests {
 		for (int i = this.resources.size() - 1; i >= 0; i--) {
 			this.resources.get(i).close();
 		}
-		this.proxy.close();
-		this.server.close();
+		this.servers.close();
 	}
 
 	/** The holder: through the proxy, with Lettuce's default 60 s command timeout. */
 	private RedisLockManager holder() {
-		RedisLockManager manager = RedisLockManager.builder(connectionFactory(this.proxy.port()))
+		RedisLockManager manager = RedisLockManager.builder(this.servers.throughProxy())
 			.leaseTime(LEASE)
 			.commandTimeout(Duration.ofMillis(300))
 			.lockLostListener(this.lostEvents::add)
@@ -74,7 +65,7 @@ class RedisLockNetworkFaultTests {
 
 	/** Another instance, straight to Redis. */
 	private RedisLockManager otherInstance() {
-		RedisLockManager manager = RedisLockManager.builder(connectionFactory(this.server.port())).build();
+		RedisLockManager manager = RedisLockManager.builder(this.servers.direct()).build();
 		this.resources.add(manager);
 		return manager;
 	}
@@ -87,7 +78,7 @@ class RedisLockNetworkFaultTests {
 		lock.lock();
 		RedisLockManager other = otherInstance();
 
-		this.proxy.blackHole();
+		this.servers.proxy().blackHole();
 		long cut = System.nanoTime();
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.lostEvents.size() == 2);
 		Duration noticed = Duration.ofNanos(System.nanoTime() - cut);
@@ -101,7 +92,7 @@ class RedisLockNetworkFaultTests {
 		await().atMost(Duration.ofSeconds(3))
 			.until(() -> other.tryAcquire("settlement:1", Duration.ZERO).map((theirs) -> true).orElse(false));
 
-		this.proxy.heal();
+		this.servers.proxy().heal();
 		assertThat(holder.heldCount()).isZero();
 	}
 
@@ -110,7 +101,7 @@ class RedisLockNetworkFaultTests {
 		RedisLockManager holder = holder();
 		LockLease lease = holder.tryAcquire("job", Duration.ZERO).orElseThrow();
 
-		this.proxy.blackHole();
+		this.servers.proxy().blackHole();
 		long start = System.nanoTime();
 		assertThatExceptionOfType(LockUnavailableException.class)
 			.isThrownBy(() -> holder.tryAcquire("other-job", Duration.ZERO))
@@ -119,7 +110,7 @@ class RedisLockNetworkFaultTests {
 			.isThrownBy(() -> holder.tryAcquire("job", Duration.ofMillis(200)));
 		assertThatExceptionOfType(LockUnavailableException.class).isThrownBy(lease::release);
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
-		this.proxy.heal();
+		this.servers.proxy().heal();
 	}
 
 	@Test
@@ -127,10 +118,10 @@ class RedisLockNetworkFaultTests {
 		RedisLockManager holder = holder();
 		holder.tryAcquire("warm-up", Duration.ZERO).orElseThrow().release();
 
-		this.proxy.latency(Duration.ofMillis(400));
+		this.servers.proxy().latency(Duration.ofMillis(400));
 		assertThatExceptionOfType(LockUnavailableException.class)
 			.isThrownBy(() -> holder.tryAcquire("slow", Duration.ZERO));
-		this.proxy.heal();
+		this.servers.proxy().heal();
 
 		// Redis did take the lock for the late acquire; the owner-checked release that followed frees it.
 		await().atMost(Duration.ofSeconds(5)).until(() -> !this.redis.hasKey("baton:lock:{slow}"));
@@ -141,7 +132,7 @@ class RedisLockNetworkFaultTests {
 	void redisRestartWhileLocksAreHeldAndAwaited() throws Exception {
 		RedisLockManager holder = holder();
 		LockLease held = holder.tryAcquire("restart", Duration.ZERO).orElseThrow();
-		RedisLockManager waiterInstance = RedisLockManager.builder(connectionFactory(this.proxy.port()))
+		RedisLockManager waiterInstance = RedisLockManager.builder(this.servers.throughProxy())
 			.commandTimeout(Duration.ofMillis(300))
 			.build();
 		this.resources.add(waiterInstance);
@@ -162,25 +153,15 @@ class RedisLockNetworkFaultTests {
 		});
 		Thread.sleep(200);
 
-		this.server.kill();
+		this.servers.server().kill();
 		await().atMost(Duration.ofSeconds(10)).until(() -> !held.isValid());
-		this.server.restart();
+		this.servers.server().restart();
 
 		assertThat(waiter.get(30, TimeUnit.SECONDS)).as("the waiter got the lock after the restart").isTrue();
 		assertThat(this.lostEvents).extracting(LockLostEvent::name).contains("restart");
 		await().atMost(Duration.ofSeconds(5))
 			.until(() -> this.redis.keys("baton:lock:*").stream().allMatch((key) -> key.endsWith(":fence")));
 		assertThat(holder.heldCount()).isZero();
-	}
-
-	private LettuceConnectionFactory connectionFactory(int port) {
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration("127.0.0.1", port),
-				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(60)).build());
-		factory.afterPropertiesSet();
-		factory.start();
-		this.resources.add(factory::destroy);
-		return factory;
 	}
 
 }

@@ -5,18 +5,13 @@ import java.util.List;
 
 import dev.baton.queue.Delivery;
 import dev.baton.queue.internal.ConsumableQueue;
-import dev.baton.test.LocalRedisServer;
-import dev.baton.test.RedisProxy;
-import dev.baton.test.RedisServers;
+import dev.baton.support.ProxiedRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.redis.RedisSystemException;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -24,32 +19,20 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /** A visibility extension that Redis does not answer is given up well before the visibility runs out. */
 class BoundedExtensionTests {
 
-	private LocalRedisServer server;
-
-	private RedisProxy proxy;
-
-	private LettuceConnectionFactory connectionFactory;
+	private ProxiedRedis redis;
 
 	private RedisDelayQueues queues;
 
 	@BeforeEach
 	void start() {
-		this.server = RedisServers.startLocal();
-		this.proxy = RedisProxy.to(this.server);
-		this.connectionFactory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration(this.proxy.host(), this.proxy.port()),
-				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(60)).build());
-		this.connectionFactory.afterPropertiesSet();
-		this.connectionFactory.start();
-		this.queues = RedisDelayQueues.builder(this.connectionFactory, JsonMapper.builder().build()).build();
+		this.redis = ProxiedRedis.start();
+		this.queues = RedisDelayQueues.builder(this.redis.throughProxy(), JsonMapper.builder().build()).build();
 	}
 
 	@AfterEach
 	void stop() {
 		this.queues.close();
-		this.connectionFactory.destroy();
-		this.proxy.close();
-		this.server.close();
+		this.redis.close();
 	}
 
 	@Test
@@ -59,14 +42,14 @@ class BoundedExtensionTests {
 		queue.schedule("o-1", "x", Duration.ZERO);
 		List<Delivery<String>> deliveries = queue.claim(1, Duration.ofSeconds(3)).deliveries();
 
-		this.proxy.blackHole();
+		this.redis.proxy().blackHole();
 		long start = System.nanoTime();
 		assertThatExceptionOfType(RedisSystemException.class)
 			.isThrownBy(() -> queue.extendVisibility(deliveries, Duration.ofSeconds(3)))
 			.withMessageContaining("extend the visibility of 1 task(s) of queue 'orders'");
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1500));
 
-		this.proxy.heal();
+		this.redis.proxy().heal();
 		queue.extendVisibility(deliveries, Duration.ofSeconds(3));
 		assertThat(deliveries.get(0).ack()).isTrue();
 	}

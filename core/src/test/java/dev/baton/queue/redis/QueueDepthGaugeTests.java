@@ -5,9 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.baton.queue.DelayQueue;
-import dev.baton.test.LocalRedisServer;
-import dev.baton.test.RedisProxy;
-import dev.baton.test.RedisServers;
+import dev.baton.support.ProxiedRedis;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -15,9 +13,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -27,35 +22,22 @@ class QueueDepthGaugeTests {
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-	private LocalRedisServer server;
-
-	private RedisProxy proxy;
-
-	private LettuceConnectionFactory connectionFactory;
+	private ProxiedRedis redis;
 
 	private RedisDelayQueues queues;
 
 	@BeforeEach
 	void start() {
-		this.server = RedisServers.startLocal();
-		this.proxy = RedisProxy.to(this.server);
-		this.connectionFactory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration(this.proxy.host(), this.proxy.port()),
-				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(60)).build());
-		this.connectionFactory.afterPropertiesSet();
-		this.connectionFactory.start();
-		this.queues = RedisDelayQueues.builder(this.connectionFactory, JsonMapper.builder().build())
+		this.redis = ProxiedRedis.start();
+		this.queues = RedisDelayQueues.builder(this.redis.throughProxy(), JsonMapper.builder().build())
 			.meterRegistry(this.registry)
 			.build();
 	}
 
 	@AfterEach
 	void stop() {
-		this.proxy.heal();
 		this.queues.close();
-		this.connectionFactory.destroy();
-		this.proxy.close();
-		this.server.close();
+		this.redis.close();
 	}
 
 	@Test
@@ -80,7 +62,7 @@ class QueueDepthGaugeTests {
 		names.forEach((name) -> assertThat(depth(name, "scheduled")).isEqualTo(1.0));
 		await().pollDelay(Duration.ofMillis(1100)).until(() -> true);
 
-		this.proxy.blackHole();
+		this.redis.proxy().blackHole();
 		long start = System.nanoTime();
 		List<Double> values = new ArrayList<>();
 		for (Gauge gauge : this.registry.get("baton.queue.depth").gauges()) {

@@ -8,8 +8,7 @@ import java.util.stream.IntStream;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.NewTask;
 import dev.baton.queue.PartiallyScheduledException;
-import dev.baton.test.LocalRedisServer;
-import dev.baton.test.RedisServers;
+import dev.baton.support.ProxiedRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /** scheduleAll whose second chunk Redis refuses: the caller learns which tasks were stored. */
 class RedisDelayQueueScheduleAllFailureTests {
 
-	private LocalRedisServer server;
+	private ProxiedRedis redis;
 
 	private LettuceConnectionFactory connectionFactory;
 
@@ -33,18 +32,15 @@ class RedisDelayQueueScheduleAllFailureTests {
 
 	@BeforeEach
 	void start() {
-		this.server = RedisServers.startLocal("--maxmemory-policy", "noeviction");
-		this.connectionFactory = new LettuceConnectionFactory(this.server.host(), this.server.port());
-		this.connectionFactory.afterPropertiesSet();
-		this.connectionFactory.start();
+		this.redis = ProxiedRedis.start("--maxmemory-policy", "noeviction");
+		this.connectionFactory = this.redis.direct();
 		this.queues = RedisDelayQueues.builder(this.connectionFactory, JsonMapper.builder().build()).build();
 	}
 
 	@AfterEach
 	void stop() {
 		this.queues.close();
-		this.connectionFactory.destroy();
-		this.server.close();
+		this.redis.close();
 	}
 
 	@Test
