@@ -106,7 +106,7 @@ final class DelayedTaskListenerContainer {
 
 	private volatile @Nullable Thread loop;
 
-	private @Nullable AutoCloseable wakeSubscription;
+	private volatile @Nullable AutoCloseable wakeSubscription;
 
 	private @Nullable ScheduledExecutorService extender;
 
@@ -139,7 +139,7 @@ final class DelayedTaskListenerContainer {
 	void start() {
 		this.active = true;
 		this.acknowledger.start();
-		this.wakeSubscription = this.queue.onWake(this::wake);
+		subscribeToWakeUps();
 		// A thread per queue: a slow extension of one queue cannot delay another's
 		ScheduledExecutorService extender = Executors.newSingleThreadScheduledExecutor((task) -> {
 			Thread thread = new Thread(task, "baton-queue-visibility-" + this.endpoint.queue());
@@ -276,6 +276,10 @@ final class DelayedTaskListenerContainer {
 		Instant receivedAt = Instant.now();
 		this.lastClaim = receivedAt;
 		this.failingSince = 0;
+		if (this.wakeSubscription == null && this.active) {
+			// Redis answers again: wake-ups can be had now.
+			subscribeToWakeUps();
+		}
 		// The server read its clock somewhere during the round trip: the midpoint is the best guess
 		Instant midpoint = sentAt.plus(Duration.between(sentAt, receivedAt).dividedBy(2));
 		this.serverClockAhead = Duration.between(midpoint, claim.serverTime());
@@ -532,6 +536,22 @@ final class DelayedTaskListenerContainer {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+		}
+	}
+
+	/**
+	 * Subscribes to the queue's wake-ups. Without Redis this fails, which must not fail the start
+	 * (the application starts while Redis is down): until a later claim succeeds and subscribes,
+	 * the loop finds due tasks by polling every {@code max-idle-poll}.
+	 */
+	private void subscribeToWakeUps() {
+		try {
+			this.wakeSubscription = this.queue.onWake(this::wake);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not subscribe to wake-ups of queue '" + this.endpoint.queue() + "' ("
+					+ ex.getMessage() + "); polling every " + this.settings.maxIdlePoll().toMillis()
+					+ " ms until Redis answers");
 		}
 	}
 

@@ -58,7 +58,19 @@ final class WakeChannels implements AutoCloseable {
 			// Listeners return quickly: run them on the subscription thread, not a thread per message.
 			container.setTaskExecutor(Runnable::run);
 			container.afterPropertiesSet();
-			container.start();
+			try {
+				container.start();
+			}
+			catch (RuntimeException ex) {
+				// Redis is unreachable: leave nothing running, the next listener tries again.
+				try {
+					container.destroy();
+				}
+				catch (Exception cleanup) {
+					ex.addSuppressed(cleanup);
+				}
+				throw ex;
+			}
 			this.container = container;
 		}
 		return container;
