@@ -101,6 +101,12 @@ public class DelayedTaskAnnotationBeanPostProcessor
 		if (Modifier.isStatic(method.getModifiers())) {
 			throw new IllegalStateException("@DelayedTask method " + name + " must not be static");
 		}
+		if (Modifier.isFinal(method.getModifiers()) && AopUtils.isCglibProxy(bean)) {
+			// The proxy cannot override it: it would run on the proxy instance, whose fields are empty.
+			throw new IllegalStateException("@DelayedTask method " + name + " is final on a proxied bean ("
+					+ bean.getClass().getName() + "): the proxy cannot pass the call on, so it would run without "
+					+ "the bean's state or advice. Make the method non-final.");
+		}
 		String queue = resolve(annotation.queue());
 		if (!StringUtils.hasText(queue)) {
 			throw new IllegalStateException("@DelayedTask method " + name + " needs a queue name");

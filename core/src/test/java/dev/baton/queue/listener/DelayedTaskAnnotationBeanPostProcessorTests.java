@@ -9,6 +9,7 @@ import dev.baton.queue.annotation.DelayedTask;
 import dev.baton.queue.redis.RedisDelayQueues;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -92,6 +93,33 @@ class DelayedTaskAnnotationBeanPostProcessorTests {
 			.withMessageContaining(BadVisibilityHandler.class.getName() + ".handle")
 			.withMessageContaining("visibilityTimeout '30 seconds'")
 			.withMessageContaining("is not a duration");
+	}
+
+	@Test
+	void rejectsAFinalHandlerMethodOfAProxiedBean() {
+		ProxyFactory factory = new ProxyFactory(new FinalHandler());
+		factory.setProxyTargetClass(true);
+		Object proxy = factory.getProxy();
+		DelayedTaskAnnotationBeanPostProcessor postProcessor = new DelayedTaskAnnotationBeanPostProcessor();
+		postProcessor.setBeanFactory(new DefaultListableBeanFactory());
+		var method = org.springframework.util.ReflectionUtils.findMethod(FinalHandler.class, "handle", String.class);
+
+		assertThatIllegalStateException()
+			.isThrownBy(() -> postProcessor.endpoint(proxy, method, method.getAnnotation(DelayedTask.class)))
+			.withMessageContaining(FinalHandler.class.getName() + ".handle")
+			.withMessageContaining("final on a proxied bean")
+			.withMessageContaining("non-final");
+		assertThat(postProcessor.endpoint(new FinalHandler(), method, method.getAnnotation(DelayedTask.class)))
+			.as("without a proxy a final method is fine")
+			.isNotNull();
+	}
+
+	static class FinalHandler {
+
+		@DelayedTask(queue = "final")
+		public final void handle(String text) {
+		}
+
 	}
 
 	@Test
