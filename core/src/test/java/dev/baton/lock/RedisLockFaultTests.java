@@ -1,18 +1,17 @@
 package dev.baton.lock;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import dev.baton.test.RedisTest;
 import io.lettuce.core.cluster.SlotHash;
 import io.micrometer.core.instrument.Meter;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,36 +27,28 @@ import static org.awaitility.Awaitility.await;
 @RedisTest
 class RedisLockFaultTests {
 
-	private final List<RedisLockManager> managers = new ArrayList<>();
-
-	private final List<LockLostEvent> lostEvents = new CopyOnWriteArrayList<>();
-
-	private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-
-	private RedisConnectionFactory connectionFactory;
+	private TestLockManagers managers;
 
 	private StringRedisTemplate redis;
 
 	@BeforeEach
 	void setUp(RedisConnectionFactory connectionFactory, StringRedisTemplate redis) {
-		this.connectionFactory = connectionFactory;
 		this.redis = redis;
+		this.managers = new TestLockManagers(connectionFactory);
 	}
 
 	@AfterEach
 	void closeManagers() {
 		Thread.interrupted();
-		this.managers.forEach(RedisLockManager::close);
+		this.managers.close();
 	}
 
-	private RedisLockManager manager(RedisLockManager.Builder builder) {
-		RedisLockManager manager = builder.meterRegistry(this.meters).build();
-		this.managers.add(manager);
-		return manager;
+	private RedisLockManager manager(UnaryOperator<RedisLockManager.Builder> customizer) {
+		return this.managers.manager(customizer);
 	}
 
 	private RedisLockManager manager() {
-		return manager(RedisLockManager.builder(this.connectionFactory).lockLostListener(this.lostEvents::add));
+		return this.managers.manager();
 	}
 
 	@Test
@@ -92,7 +83,7 @@ class RedisLockFaultTests {
 	@Test
 	void lockLostListenerThatThrowsAnErrorDoesNotStopRenewalOfOtherLocks() {
 		List<String> listenerThreads = new CopyOnWriteArrayList<>();
-		RedisLockManager locks = manager(RedisLockManager.builder(this.connectionFactory)
+		RedisLockManager locks = manager((builder) -> builder
 			.leaseTime(Duration.ofMillis(600))
 			.lockLostListener((event) -> {
 				listenerThreads.add(Thread.currentThread().getName());
@@ -115,7 +106,7 @@ class RedisLockFaultTests {
 
 	@Test
 	void slowLockLostListenerDoesNotStallRenewal() {
-		RedisLockManager locks = manager(RedisLockManager.builder(this.connectionFactory)
+		RedisLockManager locks = manager((builder) -> builder
 			.leaseTime(Duration.ofMillis(600))
 			.lockLostListener((event) -> sleep(3000)));
 		LockLease doomed = locks.tryAcquire("doomed", Duration.ZERO).orElseThrow();
@@ -132,15 +123,13 @@ class RedisLockFaultTests {
 
 	@Test
 	void reenteringALostLockDoesNotSucceedWhileAnotherOwnerHoldsIt() throws Exception {
-		RedisLockManager locks = manager(RedisLockManager.builder(this.connectionFactory)
-			.leaseTime(Duration.ofMillis(600))
-			.lockLostListener(this.lostEvents::add));
+		RedisLockManager locks = this.managers.manager(Duration.ofMillis(600));
 		RedisLock lock = locks.getLock("document:7");
 		lock.lock();
 		this.redis.delete("baton:lock:{document:7}");
 		RedisLockManager other = manager();
 		LockLease theirs = other.tryAcquire("document:7", Duration.ZERO).orElseThrow();
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.lostEvents.size() == 1);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.managers.lostEvents.size() == 1);
 		assertThat(lock.isHeldByCurrentThread()).isFalse();
 
 		assertThat(lock.tryLock()).as("re-entry of a lost lock").isFalse();
@@ -217,13 +206,13 @@ class RedisLockFaultTests {
 			lock.lock();
 			lock.unlock();
 		}
-		assertThat(this.meters.getMeters().stream().map((meter) -> meter.getId().getTag("lock")).distinct())
+		assertThat(this.managers.meters.getMeters().stream().map((meter) -> meter.getId().getTag("lock")).distinct())
 			.containsExactlyInAnyOrder(null, "settlement", "inventory");
 
 		for (int i = 0; i < 300; i++) {
 			locks.tryAcquire("order-" + i, Duration.ZERO).orElseThrow().release();
 		}
-		List<Meter> all = this.meters.getMeters();
+		List<Meter> all = this.managers.meters.getMeters();
 		// 100 groups, "other", and the untagged active-locks gauge
 		assertThat(all.stream().map((meter) -> meter.getId().getTag("lock")).distinct()).hasSize(102)
 			.contains("other");
@@ -232,14 +221,14 @@ class RedisLockFaultTests {
 
 	@Test
 	void leasesWithALeaseTimeThatRanOutAreForgotten() {
-		RedisLockManager locks = manager(RedisLockManager.builder(this.connectionFactory)
+		RedisLockManager locks = manager((builder) -> builder
 			.leaseTime(Duration.ofMillis(300)));
 		locks.tryAcquire("forgotten", Duration.ZERO, Duration.ofMillis(200)).orElseThrow();
-		assertThat(this.meters.get("baton.lock.active").gauge().value()).isOne();
+		assertThat(this.managers.meters.get("baton.lock.active").gauge().value()).isOne();
 
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.meters.get("baton.lock.active").gauge().value() == 0);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.managers.meters.get("baton.lock.active").gauge().value() == 0);
 		assertThat(locks.heldCount()).isZero();
-		assertThat(this.lostEvents).isEmpty();
+		assertThat(this.managers.lostEvents).isEmpty();
 	}
 
 	private static void sleep(long millis) {

@@ -28,30 +28,26 @@ import static org.awaitility.Awaitility.await;
 @RedisTest
 class RedisLockHandOffTests {
 
-	private final List<RedisLockManager> managers = new ArrayList<>();
-
 	private final ExecutorService threads = Executors.newCachedThreadPool();
 
-	private RedisConnectionFactory connectionFactory;
+	private TestLockManagers managers;
 
 	private StringRedisTemplate redis;
 
 	@BeforeEach
 	void setUp(RedisConnectionFactory connectionFactory, StringRedisTemplate redis) {
-		this.connectionFactory = connectionFactory;
 		this.redis = redis;
+		this.managers = new TestLockManagers(connectionFactory);
 	}
 
 	@AfterEach
 	void close() {
 		this.threads.shutdownNow();
-		this.managers.forEach(RedisLockManager::close);
+		this.managers.close();
 	}
 
 	private RedisLockManager manager() {
-		RedisLockManager manager = RedisLockManager.builder(this.connectionFactory).build();
-		this.managers.add(manager);
-		return manager;
+		return this.managers.manager();
 	}
 
 	@Test

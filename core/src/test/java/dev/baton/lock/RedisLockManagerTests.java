@@ -3,7 +3,6 @@ package dev.baton.lock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -13,7 +12,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.baton.support.CommandStats;
 import dev.baton.test.RedisTest;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,11 +27,7 @@ import static org.awaitility.Awaitility.await;
 @RedisTest
 class RedisLockManagerTests {
 
-	private final List<RedisLockManager> managers = new ArrayList<>();
-
-	private final List<LockLostEvent> lostEvents = new CopyOnWriteArrayList<>();
-
-	private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+	private TestLockManagers managers;
 
 	private RedisConnectionFactory connectionFactory;
 
@@ -43,25 +37,20 @@ class RedisLockManagerTests {
 	void setUp(RedisConnectionFactory connectionFactory, StringRedisTemplate redis) {
 		this.connectionFactory = connectionFactory;
 		this.redis = redis;
+		this.managers = new TestLockManagers(connectionFactory);
 	}
 
 	@AfterEach
 	void closeManagers() {
-		this.managers.forEach(RedisLockManager::close);
+		this.managers.close();
 	}
 
 	private RedisLockManager manager(Duration leaseTime) {
-		RedisLockManager manager = RedisLockManager.builder(this.connectionFactory)
-			.leaseTime(leaseTime)
-			.lockLostListener(this.lostEvents::add)
-			.meterRegistry(this.meters)
-			.build();
-		this.managers.add(manager);
-		return manager;
+		return this.managers.manager(leaseTime);
 	}
 
 	private RedisLockManager manager() {
-		return manager(Duration.ofSeconds(30));
+		return this.managers.manager();
 	}
 
 	@Test
@@ -134,7 +123,7 @@ class RedisLockManagerTests {
 			.hasMessageContaining("lost");
 		assertThat(other.isValid()).isTrue();
 		assertThat(lock.isLocked()).isTrue();
-		assertThat(this.lostEvents).extracting(LockLostEvent::name).containsExactly("document:7");
+		assertThat(this.managers.lostEvents).extracting(LockLostEvent::name).containsExactly("document:7");
 	}
 
 	@Test
@@ -187,7 +176,7 @@ class RedisLockManagerTests {
 		assertThat(manager().tryAcquire("long-job", Duration.ZERO)).isEmpty();
 		lease.release();
 		assertThat(this.redis.hasKey("baton:lock:{long-job}")).isFalse();
-		assertThat(this.lostEvents).isEmpty();
+		assertThat(this.managers.lostEvents).isEmpty();
 	}
 
 	@Test
@@ -200,16 +189,16 @@ class RedisLockManagerTests {
 		this.redis.delete("baton:lock:{order:9}");
 		this.redis.opsForValue().set("baton:lock:{order:10}", "someone else");
 
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.lostEvents.size() == 2);
-		assertThat(this.lostEvents).extracting(LockLostEvent::name).containsExactlyInAnyOrder("order:9", "order:10");
-		assertThat(this.lostEvents).filteredOn((event) -> event.name().equals("order:9"))
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.managers.lostEvents.size() == 2);
+		assertThat(this.managers.lostEvents).extracting(LockLostEvent::name).containsExactlyInAnyOrder("order:9", "order:10");
+		assertThat(this.managers.lostEvents).filteredOn((event) -> event.name().equals("order:9"))
 			.singleElement()
 			.satisfies((event) -> {
 				assertThat(event.group()).isEqualTo("order");
 				assertThat(event.fencingToken()).isEqualTo(lease.fencingToken());
 			});
 		// order:10, a programmatic lock, is in the default group of its name too
-		assertThat(this.meters.get("baton.lock.lost").tag("lock", "order").counter().count()).isEqualTo(2);
+		assertThat(this.managers.meters.get("baton.lock.lost").tag("lock", "order").counter().count()).isEqualTo(2);
 		assertThat(lease.isValid()).isFalse();
 		assertThat(lock.isHeldByCurrentThread()).isFalse();
 		assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class);
@@ -281,7 +270,7 @@ class RedisLockManagerTests {
 		}
 		threads.shutdown();
 		assertThat(acquired).hasValue(60);
-		assertThat(this.meters.get("baton.lock.acquire").tag("lock", "turns").tag("outcome", "acquired").timer().count())
+		assertThat(this.managers.meters.get("baton.lock.acquire").tag("lock", "turns").tag("outcome", "acquired").timer().count())
 			.isEqualTo(60);
 	}
 
@@ -343,14 +332,14 @@ class RedisLockManagerTests {
 		assertThatThrownBy(() -> locks.withLock("busy", Duration.ofMillis(100), () -> "never"))
 			.isInstanceOf(LockNotAcquiredException.class)
 			.hasMessageContaining("busy");
-		assertThat(this.meters.get("baton.lock.acquire").tag("outcome", "timeout").timers()).hasSize(1);
-		assertThat(this.meters.get("baton.lock.active").gauges()).extracting((gauge) -> gauge.value())
+		assertThat(this.managers.meters.get("baton.lock.acquire").tag("outcome", "timeout").timers()).hasSize(1);
+		assertThat(this.managers.meters.get("baton.lock.active").gauges()).extracting((gauge) -> gauge.value())
 			.containsExactly(1.0);
-		assertThat(this.meters.get("baton.lock.lost").tag("lock", "busy").counter().count())
+		assertThat(this.managers.meters.get("baton.lock.lost").tag("lock", "busy").counter().count())
 			.as("lost counter, registered before any loss")
 			.isZero();
 		held.release();
-		assertThat(this.meters.get("baton.lock.held").tag("lock", "busy").timer().count()).isEqualTo(1);
+		assertThat(this.managers.meters.get("baton.lock.held").tag("lock", "busy").timer().count()).isEqualTo(1);
 		assertThat(locks.withLock("busy", Duration.ZERO, () -> "done")).isEqualTo("done");
 	}
 
