@@ -57,6 +57,15 @@ public interface ConsumableQueue<T> extends DelayQueue<T> {
 	AutoCloseable onWake(Runnable listener);
 
 	/**
+	 * Move every waiting task's due time earlier by {@code by}, as if the queue's clock had moved
+	 * forward; in-flight tasks are left alone. For tests: it reads every waiting task.
+	 * @param by how far to move the due times, not negative; {@code null} for as far as it takes
+	 * to make every waiting task due
+	 * @return how many waiting tasks are due now
+	 */
+	long advance(@Nullable Duration by);
+
+	/**
 	 * The result of a claim.
 	 *
 	 * @param deliveries the claimed deliveries, in due order

@@ -46,6 +46,10 @@ record QueueKeys(String due, String tasks, String meta, String inFlight, String 
 		return List.of(this.due, this.meta, this.sequence, this.wake);
 	}
 
+	List<String> forAdvance() {
+		return List.of(this.due, this.meta, this.wake);
+	}
+
 	List<String> forRedrive() {
 		return List.of(this.due, this.tasks, this.meta, this.sequence, this.wake, this.dead, this.deadPayloads,
 				this.deadInfo);

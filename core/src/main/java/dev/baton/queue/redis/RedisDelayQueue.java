@@ -164,6 +164,12 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	}
 
 	@Override
+	public long advance(@Nullable Duration by) {
+		List<String> args = List.of((by != null) ? Validate.delayMillis(by) : "all");
+		return (Long) QueueScript.ADVANCE.run(this.redis, this.keys.forAdvance(), args).get(0);
+	}
+
+	@Override
 	public boolean cancel(String id) {
 		return isOne(QueueScript.CANCEL.run(this.redis, this.keys.forCancel(), List.of(Validate.id(id))).get(0));
 	}

@@ -19,6 +19,7 @@ import dev.baton.queue.NewTask;
 import dev.baton.queue.QueueStats;
 import dev.baton.queue.ScheduledTask;
 import dev.baton.queue.internal.ConsumableQueue;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The real queues as the listener container consumes them, with faults injected on the
@@ -183,6 +184,11 @@ final class FaultyQueues {
 		@Override
 		public boolean reschedule(String id, Duration delay) {
 			return this.queue.reschedule(id, delay);
+		}
+
+		@Override
+		public long advance(@Nullable Duration by) {
+			return this.queue.advance(by);
 		}
 
 		@Override
