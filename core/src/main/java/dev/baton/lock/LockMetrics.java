@@ -3,8 +3,9 @@ package dev.baton.lock;
 import java.util.function.IntSupplier;
 
 /**
- * What the lock manager reports. An interface of its own so that Micrometer stays optional: only
- * {@link MicrometerLockMetrics} refers to it.
+ * What the lock manager reports besides its observations. An interface of its own so that
+ * Micrometer stays optional: only {@link MicrometerLockMetrics} refers to it. Tags are
+ * {@link MetricGroups} tags.
  */
 interface LockMetrics {
 
@@ -12,20 +13,13 @@ interface LockMetrics {
 	LockMetrics NONE = new LockMetrics() {
 	};
 
-	/** Outcome tag values of {@code baton.lock.acquire}. */
-	enum Outcome {
-
-		ACQUIRED, TIMEOUT, ERROR
-
+	default void acquired(String tag) {
 	}
 
-	default void acquisition(String group, Outcome outcome, long nanos) {
+	default void held(String tag, long nanos) {
 	}
 
-	default void held(String group, long nanos) {
-	}
-
-	default void lost(String group) {
+	default void lost(String tag) {
 	}
 
 	default void activeLocks(IntSupplier count) {

@@ -16,7 +16,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
+import dev.baton.internal.ObservationSettings;
+import dev.baton.observation.BatonObservation;
+import dev.baton.observation.DefaultLockAcquisitionObservationConvention;
+import dev.baton.observation.LockAcquisitionContext;
+import dev.baton.observation.LockAcquisitionObservationConvention;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -76,6 +83,10 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 
 	private final LockMetrics metrics;
 
+	private final MetricGroups metricGroups;
+
+	private final ObservationSettings<LockAcquisitionObservationConvention> observations;
+
 	/** Start of this manager's owner ids: unique, so that no other instance can pass for an owner. */
 	private final String ownerPrefix = UUID.randomUUID() + ":";
 
@@ -97,11 +108,21 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		this.leaseTime = builder.leaseTime;
 		this.lockLostListener = builder.lockLostListener;
 		this.maxNameLength = builder.maxNameLength;
-		this.metrics = (builder.meterRegistry != null)
-				? MicrometerLockMetrics.of(builder.meterRegistry, builder.maxMetricGroups) : LockMetrics.NONE;
+		this.metrics = (builder.meterRegistry != null) ? MicrometerLockMetrics.of(builder.meterRegistry)
+				: LockMetrics.NONE;
+		this.metricGroups = new MetricGroups(builder.maxMetricGroups);
+		this.observations = new ObservationSettings<>(observationRegistry(builder), builder.acquisitionConvention);
 		this.metrics.activeLocks(this.held::size);
 		this.waiters = new LockWaiters(builder.connectionFactory, this.commands, this.ownerPrefix);
 		this.watchdog = new LockWatchdog(this.commands, this.leaseTime, () -> this.held, this::lost, this::forget);
+	}
+
+	private static ObservationRegistry observationRegistry(Builder builder) {
+		if (builder.observationRegistry != null) {
+			return builder.observationRegistry;
+		}
+		return (builder.meterRegistry != null) ? ObservationSettings.recordingTimers(builder.meterRegistry)
+				: ObservationRegistry.NOOP;
 	}
 
 	/**
@@ -150,6 +171,11 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		long start = System.nanoTime();
 		LockKeys keys = LockKeys.of(this.keyPrefix, request.name());
 		long waitNanos = request.waitTime().toNanos();
+		String tag = this.metricGroups.tag(request.group());
+		Observation observation = BatonObservation.LOCK_ACQUISITION
+			.observation(this.observations.convention(), DefaultLockAcquisitionObservationConvention.INSTANCE,
+					() -> new LockAcquisitionContext(request.name(), tag), this.observations.registry())
+			.start();
 		try {
 			Attempt attempt = new Attempt(request, keys, waitNanos);
 			// A newcomer that may wait gets in line behind this JVM's waiters instead of barging.
@@ -159,14 +185,25 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 				lease = this.waiters.await(keys.channel(), waitNanos - (System.nanoTime() - start), interruptible,
 						attempt);
 			}
-			this.metrics.acquisition(request.group(),
-					(lease != null) ? LockMetrics.Outcome.ACQUIRED : LockMetrics.Outcome.TIMEOUT,
-					System.nanoTime() - start);
+			if (lease != null) {
+				this.metrics.acquired(tag);
+			}
+			if (observation.getContext() instanceof LockAcquisitionContext context) {
+				if (lease != null) {
+					context.acquired(lease.fencingToken());
+				}
+				else {
+					context.timedOut();
+				}
+			}
 			return lease;
 		}
-		catch (RuntimeException ex) {
-			this.metrics.acquisition(request.group(), LockMetrics.Outcome.ERROR, System.nanoTime() - start);
+		catch (Throwable ex) {
+			observation.error(ex);
 			throw ex;
+		}
+		finally {
+			observation.stop();
 		}
 	}
 
@@ -210,7 +247,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	/** Stops tracking a lease: released, lost, or run out. */
 	private void forget(RedisLockLease lease) {
 		if (this.held.remove(lease)) {
-			this.metrics.held(lease.group(), lease.heldNanos());
+			this.metrics.held(this.metricGroups.tag(lease.group()), lease.heldNanos());
 			if (this.held.isEmpty()) {
 				completeReleaseAwaited();
 			}
@@ -230,7 +267,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 
 	private void reportLost(RedisLockLease lease, String how) {
 		logger.warn("Lost lock '" + lease.name() + "' (fencing token " + lease.fencingToken() + "): " + how);
-		this.metrics.lost(lease.group());
+		this.metrics.lost(this.metricGroups.tag(lease.group()));
 		LockLostEvent event = new LockLostEvent(lease.name(), lease.group(), lease.fencingToken());
 		this.events.execute(() -> {
 			try {
@@ -413,6 +450,10 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 
 		private @Nullable MeterRegistry meterRegistry;
 
+		private @Nullable ObservationRegistry observationRegistry;
+
+		private @Nullable LockAcquisitionObservationConvention acquisitionConvention;
+
 		private Duration commandTimeout = Duration.ofSeconds(2);
 
 		private int maxNameLength = 1024;
@@ -463,12 +504,37 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		}
 
 		/**
-		 * Record meters {@code baton.lock.*} in this registry. Optional.
+		 * Record meters {@code baton.lock.*} in this registry; the {@code baton.lock.acquire}
+		 * timer too, unless an {@link #observationRegistry} is set. Optional.
 		 * @param meterRegistry the registry
 		 * @return this builder
 		 */
 		public Builder meterRegistry(MeterRegistry meterRegistry) {
 			this.meterRegistry = meterRegistry;
+			return this;
+		}
+
+		/**
+		 * Observe acquisitions in this registry: the {@code baton.lock.acquire} timer comes from
+		 * its meter handler, and with tracing each acquisition is a span. Optional.
+		 * @param observationRegistry the registry
+		 * @return this builder
+		 */
+		public Builder observationRegistry(ObservationRegistry observationRegistry) {
+			Assert.notNull(observationRegistry, "ObservationRegistry must not be null");
+			this.observationRegistry = observationRegistry;
+			return this;
+		}
+
+		/**
+		 * Name and tag the observations of acquisitions with this convention instead of
+		 * {@link DefaultLockAcquisitionObservationConvention}.
+		 * @param convention the convention
+		 * @return this builder
+		 */
+		public Builder acquisitionObservationConvention(LockAcquisitionObservationConvention convention) {
+			Assert.notNull(convention, "Convention must not be null");
+			this.acquisitionConvention = convention;
 			return this;
 		}
 

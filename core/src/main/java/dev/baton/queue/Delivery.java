@@ -2,6 +2,7 @@ package dev.baton.queue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * One delivery of a due task to a consumer. Exactly one of {@link #ack()}, {@link #retry},
@@ -27,6 +28,15 @@ public interface Delivery<T> {
 
 	/** When the task was scheduled. */
 	Instant scheduledAt();
+
+	/**
+	 * The trace context stored with the task when it was scheduled: the propagation fields (such
+	 * as {@code traceparent}) that tracing injected, so that handling can continue the trace.
+	 * @return the fields by name, empty when the task was scheduled without tracing
+	 */
+	default Map<String, String> traceContext() {
+		return Map.of();
+	}
 
 	/**
 	 * Acknowledge the task: it is done and its data is deleted.

@@ -1,40 +1,55 @@
 package dev.baton.docs;
 
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 
+import dev.baton.docs.gettingstarted.ReminderApplication;
 import dev.baton.docs.gettingstarted.Reminder;
 import dev.baton.docs.gettingstarted.Reminders;
 import dev.baton.docs.gettingstarted.Settlement;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockManager;
 import dev.baton.queue.DelayQueue;
-import dev.baton.test.RedisServers;
+import dev.baton.test.RedisTest;
+import dev.baton.test.queue.QueueClock;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The application of docs/getting-started.md, run as the page builds it: its classes, as shown,
- * configured with {@code spring.data.redis.url}.
+ * The application of docs/getting-started.md, run as the page builds it: its classes as shown,
+ * {@code spring.data.redis.url} naming the developer's Redis (nothing listens there) as step 2
+ * does, the test server of {@code @RedisTest} winning over it, and the endpoints step 6 exposes.
  */
-@SpringBootTest(classes = GettingStartedTests.GettingStartedApplication.class)
+@SpringBootTest(classes = ReminderApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "spring.data.redis.url=redis://localhost:1",
+				"management.endpoints.web.exposure.include=health,info,metrics,prometheus,baton",
+				"management.endpoint.health.show-components=always" })
+@RedisTest
 @DirtiesContext
 class GettingStartedTests {
 
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.url", () -> RedisServers.shared().url());
-	}
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	@LocalServerPort
+	int port;
 
 	@Autowired
 	Reminders reminders;
@@ -50,12 +65,11 @@ class GettingStartedTests {
 	LockManager locks;
 
 	@Test
-	void remindersAreScheduledAndHandled() {
+	void remindersAreScheduledAndHandledThirtyMinutesLater() {
 		String id = this.reminders.remindLater(new Reminder("u-1", "pay the invoice"));
 		assertThat(this.queue.find(id)).isPresent();
 
-		// Thirty minutes are too long for a test: bring the task due now.
-		this.queue.reschedule(id, Duration.ZERO);
+		QueueClock.advance(this.queue, Duration.ofMinutes(30));
 
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.queue.find(id).isEmpty());
 		assertThat(this.queue.stats().dead()).isZero();
@@ -71,9 +85,31 @@ class GettingStartedTests {
 		}
 	}
 
-	@SpringBootApplication(scanBasePackageClasses = Reminders.class)
-	static class GettingStartedApplication {
+	@Test
+	void batonShowsUpInHealthItsEndpointAndPrometheus() throws Exception {
+		String id = this.reminders.remindLater(new Reminder("u-2", "renew"));
+		QueueClock.runAllNow(this.queue);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.queue.find(id).isEmpty());
+		this.settlement.settle("acc-3");
 
+		JsonNode health = JSON.readTree(get("/actuator/health"));
+		assertThat(health.at("/components/baton/status").asString()).isEqualTo("UP");
+		assertThat(health.at("/components/baton/components/queues/details/reminders/running").asBoolean()).isTrue();
+		assertThat(JSON.readTree(get("/actuator/baton")).at("/queues/reminders/dead").isNumber()).isTrue();
+		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(get("/actuator/prometheus"))
+			.contains("baton_queue_handle_seconds_count{error=\"none\",outcome=\"success\",queue=\"reminders\"}")
+			.contains("baton_queue_lateness_seconds_count{queue=\"reminders\"}")
+			.contains("baton_queue_schedule_seconds_count{error=\"none\",queue=\"reminders\"}")
+			.contains("baton_lock_acquire_seconds_count{error=\"none\",lock=\"settlement\",outcome=\"acquired\"}")
+			.contains("baton_queue_depth{queue=\"reminders\",state=\"dead\"}"));
+	}
+
+	private String get(String path) throws IOException, InterruptedException {
+		HttpResponse<String> response = this.http.send(
+				HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path)).build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).as(path).isEqualTo(200);
+		return response.body();
 	}
 
 }

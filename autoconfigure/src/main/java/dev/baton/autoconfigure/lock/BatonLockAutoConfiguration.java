@@ -3,7 +3,9 @@ package dev.baton.autoconfigure.lock;
 import dev.baton.lock.LockManager;
 import dev.baton.lock.RedisLockManager;
 import dev.baton.lock.annotation.DistributedLockAdvisor;
+import dev.baton.observation.LockAcquisitionObservationConvention;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.ObjectProvider;
@@ -72,6 +74,20 @@ public final class BatonLockAutoConfiguration {
 		advisor.setOrder(properties.getAspectOrder());
 		advisor.setMaxKeys(properties.getMaxKeys());
 		return advisor;
+	}
+
+	/**
+	 * Acquisitions observed in the application's {@link ObservationRegistry} (its meter handler
+	 * records the {@code baton.lock.acquire} timer), named by the application's convention if it
+	 * declares one.
+	 */
+	@Bean
+	RedisLockManagerBuilderCustomizer lockObservationCustomizer(ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<LockAcquisitionObservationConvention> convention) {
+		return (builder) -> {
+			observationRegistry.ifUnique(builder::observationRegistry);
+			convention.ifUnique(builder::acquisitionObservationConvention);
+		};
 	}
 
 	@Configuration(proxyBeanMethods = false)

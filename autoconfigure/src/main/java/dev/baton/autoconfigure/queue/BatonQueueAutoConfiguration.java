@@ -1,10 +1,13 @@
 package dev.baton.autoconfigure.queue;
 
+import dev.baton.observation.TaskHandlingObservationConvention;
+import dev.baton.observation.TaskSchedulingObservationConvention;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 import dev.baton.queue.redis.RedisDelayQueues;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -56,6 +59,9 @@ public final class BatonQueueAutoConfiguration {
 		if (MICROMETER_PRESENT) {
 			Metrics.apply(builder, beanFactory);
 		}
+		beanFactory.getBeanProvider(ObservationRegistry.class).ifUnique(builder::observationRegistry);
+		beanFactory.getBeanProvider(TaskSchedulingObservationConvention.class)
+			.ifUnique(builder::schedulingObservationConvention);
 		return builder.build();
 	}
 
@@ -89,6 +95,9 @@ public final class BatonQueueAutoConfiguration {
 		if (MICROMETER_PRESENT) {
 			Metrics.apply(builder, beanFactory);
 		}
+		beanFactory.getBeanProvider(ObservationRegistry.class).ifUnique(builder::observationRegistry);
+		beanFactory.getBeanProvider(TaskHandlingObservationConvention.class)
+			.ifUnique(builder::handlingObservationConvention);
 		return builder.build();
 	}
 

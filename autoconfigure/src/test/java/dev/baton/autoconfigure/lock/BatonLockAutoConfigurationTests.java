@@ -14,6 +14,10 @@ import dev.baton.lock.annotation.DistributedLock;
 import dev.baton.lock.annotation.DistributedLockAdvisor;
 import dev.baton.test.RedisServer;
 import dev.baton.test.RedisTest;
+import dev.baton.observation.DefaultLockAcquisitionObservationConvention;
+import dev.baton.observation.LockAcquisitionContext;
+import dev.baton.observation.LockAcquisitionObservationConvention;
+import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,6 +25,9 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -117,6 +124,32 @@ class BatonLockAutoConfigurationTests {
 				assertThat(context.getBean(MeterRegistry.class).get("baton.lock.acquire").tag("lock", "report").timer().count())
 					.isEqualTo(1);
 			});
+	}
+
+	@Test
+	void observesAcquisitionsInBootsObservationRegistryWithTheApplicationsConvention() {
+		this.runner.withUserConfiguration(ReportConfiguration.class)
+			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class, MetricsAutoConfiguration.class,
+					SimpleMetricsExportAutoConfiguration.class))
+			.withBean(LockAcquisitionObservationConvention.class, TenantConvention::new)
+			.run((context) -> {
+				context.getBean(Report.class).run();
+				assertThat(context.getBean(MeterRegistry.class)
+					.get("baton.lock.acquire")
+					.tags("lock", "report", "outcome", "acquired", "tenant", "acme")
+					.timer()
+					.count()).isEqualTo(1);
+			});
+	}
+
+	/** Adds a tag of the application's to Baton's. */
+	static class TenantConvention extends DefaultLockAcquisitionObservationConvention {
+
+		@Override
+		public KeyValues getLowCardinalityKeyValues(LockAcquisitionContext context) {
+			return super.getLowCardinalityKeyValues(context).and("tenant", "acme");
+		}
+
 	}
 
 	@Test

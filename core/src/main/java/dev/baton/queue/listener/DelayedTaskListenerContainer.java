@@ -17,11 +17,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.baton.internal.ObservationSettings;
+import dev.baton.observation.BatonObservation;
+import dev.baton.observation.DefaultTaskHandlingObservationConvention;
+import dev.baton.observation.TaskHandlingContext;
+import dev.baton.observation.TaskHandlingContext.Outcome;
+import dev.baton.observation.TaskHandlingObservationConvention;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.TaskContext;
 import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.queue.internal.ConsumableQueue.Claim;
-import dev.baton.queue.listener.HandlerMetrics.Outcome;
+import io.micrometer.observation.Observation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -64,6 +70,8 @@ final class DelayedTaskListenerContainer {
 	private final Executor handlers;
 
 	private final HandlerMetrics metrics;
+
+	private final ObservationSettings<TaskHandlingObservationConvention> observations;
 
 	/** One per task this container may hold: its concurrency plus its prefetch. */
 	private final int capacity;
@@ -111,13 +119,15 @@ final class DelayedTaskListenerContainer {
 	private @Nullable ScheduledExecutorService extender;
 
 	DelayedTaskListenerContainer(ConsumableQueue<Object> queue, DelayedTaskEndpoint endpoint, ListenerSettings settings,
-			Executor handlers, HandlerMetrics metrics) {
+			Executor handlers, HandlerMetrics metrics,
+			ObservationSettings<TaskHandlingObservationConvention> observations) {
 		this.queue = queue;
 		this.endpoint = endpoint;
 		this.settings = settings;
 		this.adapter = new HandlerMethodAdapter(endpoint.bean(), endpoint.method());
 		this.handlers = handlers;
 		this.metrics = metrics;
+		this.observations = observations;
 		this.capacity = endpoint.concurrency() + settings.prefetch();
 		this.permits = new Semaphore(this.capacity);
 		this.acknowledger = new Acknowledger(queue, endpoint.queue(), this::isStale);
@@ -385,18 +395,23 @@ final class DelayedTaskListenerContainer {
 			return;
 		}
 		held.handler = Thread.currentThread();
-		long start = System.nanoTime();
 		Instant serverNow = Instant.now().plus(this.serverClockAhead);
 		this.metrics.lateness(this.endpoint.queue(), Duration.between(delivery.dueAt(), serverNow));
+		Observation observation = BatonObservation.TASK_HANDLING
+			.observation(this.observations.convention(), DefaultTaskHandlingObservationConvention.INSTANCE,
+					() -> new TaskHandlingContext(this.endpoint.queue(), delivery), this.observations.registry())
+			.start();
+		Outcome outcome = Outcome.UNSETTLED;
 		boolean acknowledging = false;
 		try {
-			Outcome outcome;
 			try {
 				HandlerMdc mdc = HandlerMdc.open(this.endpoint.queue(), delivery.id(), delivery.attempt());
+				Observation.Scope scope = observation.openScope();
 				try {
 					this.adapter.invoke(delivery.payload(), new Context(delivery));
 				}
 				finally {
+					scope.close();
 					mdc.close();
 				}
 				held.handler = null;
@@ -407,6 +422,7 @@ final class DelayedTaskListenerContainer {
 			}
 			catch (Exception | Error ex) {
 				held.handler = null;
+				observation.error(ex);
 				if (held.abandoned) {
 					logger.info("Task '" + delivery.id() + "' of queue '" + this.endpoint.queue()
 							+ "' was interrupted by stopping; it is not settled and will be delivered again");
@@ -414,13 +430,16 @@ final class DelayedTaskListenerContainer {
 				}
 				outcome = settleFailure(delivery, ex);
 			}
-			this.metrics.handled(this.endpoint.queue(), outcome, System.nanoTime() - start);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not settle task '" + delivery.id() + "' of queue '" + this.endpoint.queue()
 					+ "'; it comes back after the visibility timeout", ex);
 		}
 		finally {
+			if (observation.getContext() instanceof TaskHandlingContext context) {
+				context.setOutcome(outcome);
+			}
+			observation.stop();
 			if (!acknowledging) {
 				finish(delivery);
 			}

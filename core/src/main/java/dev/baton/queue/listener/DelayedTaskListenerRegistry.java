@@ -13,10 +13,13 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
+import dev.baton.internal.ObservationSettings;
+import dev.baton.observation.TaskHandlingObservationConvention;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.internal.ConsumableQueue;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -50,6 +53,8 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 
 	private final HandlerMetrics metrics;
 
+	private final ObservationSettings<TaskHandlingObservationConvention> observations;
+
 	private final Map<String, DelayedTaskEndpoint> endpoints = new LinkedHashMap<>();
 
 	private final List<Runnable> onStop = new ArrayList<>();
@@ -63,7 +68,17 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		this.settings = builder.settings;
 		this.concurrency = builder.concurrency;
 		this.virtualThreads = builder.virtualThreads;
-		this.metrics = builder.metrics;
+		this.metrics = (builder.meterRegistry != null) ? new MicrometerHandlerMetrics(builder.meterRegistry)
+				: HandlerMetrics.NONE;
+		this.observations = new ObservationSettings<>(observationRegistry(builder), builder.handlingConvention);
+	}
+
+	private static ObservationRegistry observationRegistry(Builder builder) {
+		if (builder.observationRegistry != null) {
+			return builder.observationRegistry;
+		}
+		return (builder.meterRegistry != null) ? ObservationSettings.recordingTimers(builder.meterRegistry)
+				: ObservationRegistry.NOOP;
 	}
 
 	/**
@@ -191,7 +206,7 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		@SuppressWarnings("unchecked")
 		ConsumableQueue<Object> consumable = (ConsumableQueue<Object>) queue;
 		DelayedTaskListenerContainer container = new DelayedTaskListenerContainer(consumable, endpoint,
-				queueSettings, handlerExecutor(endpoint), this.metrics);
+				queueSettings, handlerExecutor(endpoint), this.metrics, this.observations);
 		this.containers.add(container);
 		container.start();
 		logger.info("@DelayedTask handler " + endpoint.describe() + " consumes queue '" + endpoint.queue()
@@ -235,7 +250,11 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 
 		private boolean virtualThreads;
 
-		private HandlerMetrics metrics = HandlerMetrics.NONE;
+		private @Nullable MeterRegistry meterRegistry;
+
+		private @Nullable ObservationRegistry observationRegistry;
+
+		private @Nullable TaskHandlingObservationConvention handlingConvention;
 
 		private Builder(DelayQueues queues) {
 			this.queues = queues;
@@ -275,13 +294,36 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		}
 
 		/**
-		 * Record the {@code baton.queue.lateness} and {@code baton.queue.handle} timers. By
-		 * default nothing is recorded.
+		 * Record the {@code baton.queue.lateness} timer, and the {@code baton.queue.handle}
+		 * timer unless an {@link #observationRegistry} is set. By default nothing is recorded.
 		 * @param meterRegistry the registry to record to
 		 * @return this builder
 		 */
 		public Builder meterRegistry(MeterRegistry meterRegistry) {
-			this.metrics = new MicrometerHandlerMetrics(meterRegistry);
+			this.meterRegistry = meterRegistry;
+			return this;
+		}
+
+		/**
+		 * Observe handling in this registry: the {@code baton.queue.handle} timer comes from its
+		 * meter handler, and with tracing each handling runs in a span, a child of the span that
+		 * scheduled the task.
+		 * @param observationRegistry the registry
+		 * @return this builder
+		 */
+		public Builder observationRegistry(ObservationRegistry observationRegistry) {
+			this.observationRegistry = observationRegistry;
+			return this;
+		}
+
+		/**
+		 * Name and tag the observations of handling with this convention instead of
+		 * {@link dev.baton.observation.DefaultTaskHandlingObservationConvention}.
+		 * @param convention the convention
+		 * @return this builder
+		 */
+		public Builder handlingObservationConvention(TaskHandlingObservationConvention convention) {
+			this.handlingConvention = convention;
 			return this;
 		}
 

@@ -1,16 +1,13 @@
 package dev.baton.queue.listener;
 
 import java.time.Duration;
-import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 /**
  * Handler metrics on Micrometer: the {@code baton.queue.lateness} timer (start of handling minus
- * due time) and the {@code baton.queue.handle} timer tagged with the {@code outcome}, both tagged
- * with the queue name.
+ * due time), tagged with the queue name.
  */
 final class MicrometerHandlerMetrics implements HandlerMetrics {
 
@@ -27,16 +24,6 @@ final class MicrometerHandlerMetrics implements HandlerMetrics {
 			.tag("queue", queue)
 			.register(this.registry)
 			.record(lateness.isNegative() ? Duration.ZERO : lateness);
-	}
-
-	@Override
-	public void handled(String queue, Outcome outcome, long nanos) {
-		Timer.builder("baton.queue.handle")
-			.description("Time spent in @DelayedTask handlers")
-			.tag("queue", queue)
-			.tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
-			.register(this.registry)
-			.record(nanos, TimeUnit.NANOSECONDS);
 	}
 
 }

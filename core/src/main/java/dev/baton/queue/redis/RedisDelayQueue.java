@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 
 import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DeadLetterRetention;
@@ -16,7 +17,13 @@ import dev.baton.queue.NewTask;
 import dev.baton.queue.PartiallyScheduledException;
 import dev.baton.queue.QueueStats;
 import dev.baton.queue.ScheduledTask;
+import dev.baton.internal.ObservationSettings;
 import dev.baton.internal.TimedScripts;
+import dev.baton.observation.BatonObservation;
+import dev.baton.observation.DefaultTaskSchedulingObservationConvention;
+import dev.baton.observation.TaskSchedulingContext;
+import dev.baton.observation.TaskSchedulingObservationConvention;
+import io.micrometer.observation.Observation;
 import dev.baton.queue.internal.ConsumableQueue;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -63,10 +70,14 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private final QueueMetrics metrics;
 
+	private final ObservationSettings<TaskSchedulingObservationConvention> observations;
+
 	RedisDelayQueue(String name, QueueKeys keys, PayloadCodec<T> codec, StringRedisTemplate redis,
 			Duration visibilityTimeout, DeadLetterRetention deadLetterRetention, WakeChannels wakeChannels,
-			TimedScripts timedScripts, QueueMetrics metrics) {
+			TimedScripts timedScripts, QueueMetrics metrics,
+			ObservationSettings<TaskSchedulingObservationConvention> observations) {
 		this.timedScripts = timedScripts;
+		this.observations = observations;
 		this.deadLetterRetention = deadLetterRetention.maxCount() + "|" + deadLetterRetention.maxAge().toMillis() + "|";
 		this.name = name;
 		this.keys = keys;
@@ -100,8 +111,10 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	}
 
 	private boolean scheduleOne(String mode, String id, T payload, String time) {
-		List<String> args = List.of(mode, Validate.id(id), this.codec.write(Validate.payload(payload)), time);
-		List<Object> reply = QueueScript.SCHEDULE.run(this.redis, this.keys.forSchedule(), args);
+		String checkedId = Validate.id(id);
+		String json = this.codec.write(Validate.payload(payload));
+		List<Object> reply = observeScheduling(List.of(checkedId), (trace) -> QueueScript.SCHEDULE.run(this.redis,
+				this.keys.forSchedule(), List.of(mode, trace, checkedId, json, time)));
 		boolean scheduled = isOne(reply.get(0));
 		if (scheduled) {
 			this.metrics.scheduled(this.name, 1);
@@ -124,11 +137,16 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			triples.add(this.codec.write(Validate.payload(task.payload())));
 			triples.add(Validate.delayMillis(task.delay()));
 		}
+		return observeScheduling(ids, (trace) -> scheduleInBatches(ids, triples, trace));
+	}
+
+	private List<String> scheduleInBatches(List<String> ids, List<String> triples, String trace) {
 		List<String> scheduled = new ArrayList<>(ids.size());
 		for (int from = 0; from < ids.size(); from += SCHEDULE_BATCH) {
 			int to = Math.min(ids.size(), from + SCHEDULE_BATCH);
-			List<String> args = new ArrayList<>((to - from) * 3 + 1);
+			List<String> args = new ArrayList<>((to - from) * 3 + 2);
 			args.add("delay");
+			args.add(trace);
 			args.addAll(triples.subList(from * 3, to * 3));
 			List<Object> reply;
 			try {
@@ -149,6 +167,29 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		}
 		recordScheduled(scheduled.size());
 		return scheduled;
+	}
+
+	/**
+	 * Runs a scheduling call under an observation, giving it the trace context to store with the
+	 * tasks ({@code ""} without tracing).
+	 */
+	private <R> R observeScheduling(List<String> ids, Function<String, R> schedule) {
+		Observation observation = BatonObservation.TASK_SCHEDULING
+			.observation(this.observations.convention(), DefaultTaskSchedulingObservationConvention.INSTANCE,
+					() -> new TaskSchedulingContext(this.name, ids), this.observations.registry())
+			.start();
+		try {
+			String trace = (observation.getContext() instanceof TaskSchedulingContext context)
+					? TraceContextCodec.encode(context.getTraceContext()) : "";
+			return schedule.apply(trace);
+		}
+		catch (RuntimeException ex) {
+			observation.error(ex);
+			throw ex;
+		}
+		finally {
+			observation.stop();
+		}
 	}
 
 	private void recordScheduled(int count) {

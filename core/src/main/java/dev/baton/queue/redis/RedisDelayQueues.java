@@ -6,11 +6,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
+import dev.baton.internal.ObservationSettings;
 import dev.baton.internal.TimedScripts;
+import dev.baton.observation.TaskSchedulingObservationConvention;
 import dev.baton.queue.DeadLetterRetention;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.redis.RedisSystemException;
@@ -38,6 +42,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 	private final QueueMetrics metrics;
 
+	private final ObservationSettings<TaskSchedulingObservationConvention> observations;
+
 	private final WakeChannels wakeChannels;
 
 	private final TimedScripts timedScripts;
@@ -59,13 +65,23 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		this.jsonMapper = builder.jsonMapper;
 		this.keyPrefix = builder.keyPrefix;
 		this.visibilityTimeout = builder.visibilityTimeout;
-		this.metrics = builder.metrics;
+		this.metrics = (builder.meterRegistry != null) ? new MicrometerQueueMetrics(builder.meterRegistry)
+				: QueueMetrics.NONE;
+		this.observations = new ObservationSettings<>(observationRegistry(builder), builder.schedulingConvention);
 		this.known = builder.known;
 		this.deadLetterRetention = builder.deadLetterRetention;
 		this.strictPayloads = builder.strictPayloads;
 		this.wakeChannels = new WakeChannels(builder.connectionFactory);
 		this.timedScripts = new TimedScripts(builder.connectionFactory, this.visibilityTimeout,
 				RedisSystemException::new);
+	}
+
+	private static ObservationRegistry observationRegistry(Builder builder) {
+		if (builder.observationRegistry != null) {
+			return builder.observationRegistry;
+		}
+		return (builder.meterRegistry != null) ? ObservationSettings.recordingTimers(builder.meterRegistry)
+				: ObservationRegistry.NOOP;
 	}
 
 	/**
@@ -91,11 +107,11 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		}
 		if (!this.known.test(name)) {
 			// A dynamic name: a fresh, cheap object that nothing keeps, and no meters of its own.
-			return create(name, payloadType, QueueMetrics.NONE);
+			return create(name, payloadType, QueueMetrics.NONE, ObservationSettings.none());
 		}
 		String key = name + "\u0000" + payloadType.getName();
 		return (DelayQueue<T>) this.queues.computeIfAbsent(key, (k) -> {
-			RedisDelayQueue<T> queue = create(name, payloadType, this.metrics);
+			RedisDelayQueue<T> queue = create(name, payloadType, this.metrics, this.observations);
 			if (this.watchedQueues.putIfAbsent(name, Boolean.TRUE) == null) {
 				this.metrics.watch(name, queue::stats);
 			}
@@ -103,10 +119,11 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		});
 	}
 
-	private <T> RedisDelayQueue<T> create(String name, Class<T> payloadType, QueueMetrics metrics) {
+	private <T> RedisDelayQueue<T> create(String name, Class<T> payloadType, QueueMetrics metrics,
+			ObservationSettings<TaskSchedulingObservationConvention> observations) {
 		return new RedisDelayQueue<>(name, QueueKeys.of(this.keyPrefix, name),
 				new PayloadCodec<>(this.jsonMapper, payloadType, this.strictPayloads.test(name)), this.redis, this.visibilityTimeout,
-				this.deadLetterRetention.apply(name), this.wakeChannels, this.timedScripts, metrics);
+				this.deadLetterRetention.apply(name), this.wakeChannels, this.timedScripts, metrics, observations);
 	}
 
 	/**
@@ -131,7 +148,11 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 		private Duration visibilityTimeout = Duration.ofSeconds(30);
 
-		private QueueMetrics metrics = QueueMetrics.NONE;
+		private @Nullable MeterRegistry meterRegistry;
+
+		private @Nullable ObservationRegistry observationRegistry;
+
+		private @Nullable TaskSchedulingObservationConvention schedulingConvention;
 
 		private Predicate<String> known = (name) -> true;
 
@@ -175,12 +196,36 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 		/**
 		 * Record the {@code baton.queue.scheduled} counter and the {@code baton.queue.depth}
-		 * gauges in the given registry. By default no metrics are recorded.
+		 * gauges in the given registry, and, unless an {@link #observationRegistry} is set, the
+		 * {@code baton.queue.schedule} timer. By default no metrics are recorded.
 		 * @param meterRegistry the registry
 		 * @return this builder
 		 */
 		public Builder meterRegistry(MeterRegistry meterRegistry) {
-			this.metrics = new MicrometerQueueMetrics(meterRegistry);
+			this.meterRegistry = meterRegistry;
+			return this;
+		}
+
+		/**
+		 * Observe scheduling in the given registry: the {@code baton.queue.schedule} timer comes
+		 * from its meter handler, and with tracing each task stores the trace context of its
+		 * scheduling. Queues that are not {@linkplain #knownQueues known} are not observed.
+		 * @param observationRegistry the registry
+		 * @return this builder
+		 */
+		public Builder observationRegistry(ObservationRegistry observationRegistry) {
+			this.observationRegistry = observationRegistry;
+			return this;
+		}
+
+		/**
+		 * Name and tag the observations of scheduling with the given convention instead of
+		 * {@link dev.baton.observation.DefaultTaskSchedulingObservationConvention}.
+		 * @param convention the convention
+		 * @return this builder
+		 */
+		public Builder schedulingObservationConvention(TaskSchedulingObservationConvention convention) {
+			this.schedulingConvention = convention;
 			return this;
 		}
 

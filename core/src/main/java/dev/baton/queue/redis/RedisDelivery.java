@@ -2,6 +2,7 @@ package dev.baton.queue.redis;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 
 import dev.baton.queue.Delivery;
 
@@ -50,6 +51,11 @@ final class RedisDelivery<T> implements Delivery<T> {
 	@Override
 	public Instant scheduledAt() {
 		return this.meta.scheduledAt();
+	}
+
+	@Override
+	public Map<String, String> traceContext() {
+		return this.meta.traceContext();
 	}
 
 	String token() {

@@ -6,7 +6,7 @@ local meta = redis.call('HGET', KEYS[3], ARGV[1])
 if not meta then
 	return 0
 end
-local member = string.match(meta, '|(%d+)$') .. ARGV[1]
+local member = string.match(meta, '^%d+|%d+|%d+|%d+|(%d+)') .. ARGV[1]
 if redis.call('ZREM', KEYS[1], member) == 0 then
 	return 0
 end

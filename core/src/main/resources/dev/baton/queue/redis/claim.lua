@@ -11,7 +11,7 @@
 --   delivery expires, whichever is first, or -1 if no task waits or is in flight,
 --   the number of tasks found in line without their payload or meta (their keys were evicted or
 --   deleted behind Baton's back; what is left of them is deleted),
---   then per claimed task: id, payload, meta "scheduledAt|dueAt|attempt|token|sequence"}
+--   then per claimed task: id, payload, meta "scheduledAt|dueAt|attempt|token|sequence" and trace}
 redis.replicate_commands()
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -23,7 +23,7 @@ if #expired > 0 then
 	local requeued = {}
 	for i, id in ipairs(expired) do
 		if metas[i] then
-			local due, member = string.match(metas[i], '^%d+|(%d+)|%d+|%d+|(%d+)$')
+			local due, member = string.match(metas[i], '^%d+|(%d+)|%d+|%d+|(%d+)')
 			requeued[#requeued + 1] = due
 			requeued[#requeued + 1] = member .. id
 		end
@@ -55,9 +55,9 @@ if count > 0 then
 			broken[#broken + 1] = id
 		end
 		if metas[i] and payloads[i] then
-			local scheduled, due, attempt, _, order = string.match(metas[i], '^(%d+)|(%d+)|(%d+)|(%d+)|(%d+)$')
+			local scheduled, due, attempt, _, order, trace = string.match(metas[i], '^(%d+)|(%d+)|(%d+)|(%d+)|(%d+)(.*)$')
 			sequence = sequence + 1
-			local meta = string.format('%s|%s|%.0f|%.0f|%s', scheduled, due, tonumber(attempt) + 1, sequence, order)
+			local meta = string.format('%s|%s|%.0f|%.0f|%s%s', scheduled, due, tonumber(attempt) + 1, sequence, order, trace)
 			newMetas[#newMetas + 1] = id
 			newMetas[#newMetas + 1] = meta
 			inFlight[#inFlight + 1] = deadline

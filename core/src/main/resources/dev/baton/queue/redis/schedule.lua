@@ -5,8 +5,10 @@
 -- KEYS[1] due (zset), KEYS[2] tasks (hash id -> payload), KEYS[3] meta (hash id -> meta),
 -- KEYS[4] sequence (string counter), KEYS[5] wake channel
 -- ARGV[1] 'delay' (times are milliseconds from now, Redis time) or 'at' (epoch milliseconds)
--- ARGV[2..] triples: id, payload JSON, time
--- Meta: "scheduledAt|dueAt|attempt|token|sequence", times in epoch milliseconds
+-- ARGV[2] the trace context of the scheduling, '' or '|' followed by its fields, kept in each meta
+-- ARGV[3..] triples: id, payload JSON, time
+-- Meta: "scheduledAt|dueAt|attempt|token|sequence" and the trace context, times in epoch
+--   milliseconds
 -- Returns: one integer per task, 1 if scheduled, 0 if its id was taken
 redis.replicate_commands()
 local time = redis.call('TIME')
@@ -16,14 +18,15 @@ local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local earliest = head[2] and tonumber(head[2])
 local relative = ARGV[1] == 'delay'
 -- Reserve one sequence number per task up front (ids that turn out to be taken leave gaps).
-local taskCount = (#ARGV - 1) / 3
+local taskCount = (#ARGV - 2) / 3
 local sequence = redis.call('INCRBY', KEYS[4], taskCount) - taskCount
 local scheduledAt = string.format('%.0f|', now)
 local wake = false
 local metas = {}
 local waiting = {}
 local results = {}
-for i = 2, #ARGV, 3 do
+local trace = ARGV[2]
+for i = 3, #ARGV, 3 do
 	local id = ARGV[i]
 	if redis.call('HSETNX', KEYS[2], id, ARGV[i + 1]) == 1 then
 		local due = tonumber(ARGV[i + 2])
@@ -34,7 +37,7 @@ for i = 2, #ARGV, 3 do
 		local member = string.format('%016.0f', sequence)
 		local dueText = string.format('%.0f', due)
 		metas[#metas + 1] = id
-		metas[#metas + 1] = scheduledAt .. dueText .. '|0|0|' .. member
+		metas[#metas + 1] = scheduledAt .. dueText .. '|0|0|' .. member .. trace
 		waiting[#waiting + 1] = dueText
 		waiting[#waiting + 1] = member .. id
 		if earliest == nil or due < earliest then

@@ -102,8 +102,12 @@ class DelayedTaskListenerContainerTests {
 		// backoff after attempt 1 is 50 ms, after attempt 2 is 100 ms
 		assertThat(handler.startNanos.get(1) - handler.startNanos.get(0)).isGreaterThanOrEqualTo(msToNanos(50));
 		assertThat(handler.startNanos.get(2) - handler.startNanos.get(1)).isGreaterThanOrEqualTo(msToNanos(100));
-		assertThat(app.meters.timer("baton.queue.handle", "queue", "failing", "outcome", "retry").count()).isEqualTo(2);
-		assertThat(app.meters.timer("baton.queue.handle", "queue", "failing", "outcome", "dead").count()).isEqualTo(1);
+		assertThat(app.meters.get("baton.queue.handle")
+			.tags("queue", "failing", "outcome", "retry", "error", "IllegalStateException")
+			.timer()
+			.count()).isEqualTo(2);
+		assertThat(app.meters.get("baton.queue.handle").tags("queue", "failing", "outcome", "dead").timer().count())
+			.isEqualTo(1);
 	}
 
 	@Test
@@ -275,7 +279,7 @@ class DelayedTaskListenerContainerTests {
 		app.queues.get("parcels", Parcel.class).schedule(new Parcel("m", 1), Duration.ofMillis(100));
 
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
-				app.meters.timer("baton.queue.handle", "queue", "parcels", "outcome", "success").count())
+				app.meters.timer("baton.queue.handle", "queue", "parcels", "outcome", "success", "error", "none").count())
 			.isOne());
 		assertThat(app.meters.timer("baton.queue.lateness", "queue", "parcels").count()).isOne();
 	}

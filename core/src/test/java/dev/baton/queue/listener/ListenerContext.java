@@ -4,9 +4,10 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 import dev.baton.queue.DelayQueues;
-
 import dev.baton.queue.redis.RedisDelayQueues;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.support.GenericApplicationContext;
@@ -35,13 +36,32 @@ final class ListenerContext implements AutoCloseable {
 	 */
 	ListenerContext(RedisConnectionFactory connectionFactory, UnaryOperator<DelayQueues> consumedThrough,
 			Function<String, ListenerSettings> settings, Object... handlers) {
-		this.queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build()).build();
-		this.context.registerBean(DelayedTaskAnnotationBeanPostProcessor.class);
-		this.context.registerBean(DelayedTaskListenerRegistry.class, () -> DelayedTaskListenerRegistry
+		this(connectionFactory, consumedThrough, settings, null, handlers);
+	}
+
+	/** A context whose queues and containers record observations in {@code observations}. */
+	ListenerContext(RedisConnectionFactory connectionFactory, ObservationRegistry observations,
+			Function<String, ListenerSettings> settings, Object... handlers) {
+		this(connectionFactory, UnaryOperator.identity(), settings, observations, handlers);
+	}
+
+	private ListenerContext(RedisConnectionFactory connectionFactory, UnaryOperator<DelayQueues> consumedThrough,
+			Function<String, ListenerSettings> settings, @Nullable ObservationRegistry observations,
+			Object... handlers) {
+		RedisDelayQueues.Builder queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build());
+		if (observations != null) {
+			queues.observationRegistry(observations);
+		}
+		this.queues = queues.build();
+		DelayedTaskListenerRegistry.Builder registry = DelayedTaskListenerRegistry
 			.builder(consumedThrough.apply(this.queues))
 			.settings(settings)
-			.meterRegistry(this.meters)
-			.build());
+			.meterRegistry(this.meters);
+		if (observations != null) {
+			registry.observationRegistry(observations);
+		}
+		this.context.registerBean(DelayedTaskAnnotationBeanPostProcessor.class);
+		this.context.registerBean(DelayedTaskListenerRegistry.class, registry::build);
 		for (Object handler : handlers) {
 			registerHandler(handler);
 		}

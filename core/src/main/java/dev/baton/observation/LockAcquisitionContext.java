@@ -1,0 +1,75 @@
+package dev.baton.observation;
+
+import io.micrometer.observation.Observation;
+import org.jspecify.annotations.Nullable;
+
+/** What an observation of a lock acquisition knows. */
+public class LockAcquisitionContext extends Observation.Context {
+
+	private final String lockName;
+
+	private final String group;
+
+	private Outcome outcome = Outcome.ERROR;
+
+	private @Nullable Long fencingToken;
+
+	/**
+	 * Create a context.
+	 * @param lockName the full lock name, with its evaluated key
+	 * @param group the lock's group as meters tag it (the annotation's name)
+	 */
+	public LockAcquisitionContext(String lockName, String group) {
+		this.lockName = lockName;
+		this.group = group;
+	}
+
+	/** The full lock name, with its evaluated key: high cardinality. */
+	public String getLockName() {
+		return this.lockName;
+	}
+
+	/** The lock's group as meters tag it: low cardinality. */
+	public String getGroup() {
+		return this.group;
+	}
+
+	/** How the acquisition ended; {@link Outcome#ERROR} until it ends otherwise. */
+	public Outcome getOutcome() {
+		return this.outcome;
+	}
+
+	/** The fencing token of the acquisition, or {@code null} unless acquired. */
+	public @Nullable Long getFencingToken() {
+		return this.fencingToken;
+	}
+
+	/**
+	 * Record that the lock was acquired.
+	 * @param fencingToken the acquisition's fencing token
+	 */
+	public void acquired(long fencingToken) {
+		this.outcome = Outcome.ACQUIRED;
+		this.fencingToken = fencingToken;
+	}
+
+	/** Record that the wait ran out before the lock was free. */
+	public void timedOut() {
+		this.outcome = Outcome.TIMEOUT;
+	}
+
+	/** How an acquisition ended. */
+	public enum Outcome {
+
+		/** The lock is held. */
+		ACQUIRED,
+
+		/** The wait time ran out while another owner held the lock. */
+		TIMEOUT,
+
+		/** Redis failed or could not be reached, or the caller was interrupted. */
+		ERROR
+
+	}
+
+}
