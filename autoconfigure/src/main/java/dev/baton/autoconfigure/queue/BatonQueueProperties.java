@@ -42,10 +42,18 @@ public class BatonQueueProperties {
 	private int batchSize = 32;
 
 	/**
-	 * Claimed tasks that may wait in the instance for a free handler, beyond the concurrency. Raises
-	 * throughput for short handlers; 0 leaves every task that no handler can start yet in Redis.
+	 * Most claimed tasks that may wait in the instance for a free handler, beyond the concurrency.
+	 * Raises throughput for short handlers; 0 leaves every task that no handler can start yet in
+	 * Redis.
 	 */
-	private int prefetch;
+	private int prefetch = 1000;
+
+	/**
+	 * How soon a task claimed ahead must be expected to start, judged by the handler's measured
+	 * duration: slow handlers claim fewer tasks ahead, so that other instances get them. 0 claims
+	 * 'prefetch' tasks ahead whatever the handler's speed.
+	 */
+	private Duration claimAhead = Duration.ofMillis(100);
 
 	/** Settings of individual queues, by queue name, overriding the ones above. */
 	private Map<String, Queue> queues = new LinkedHashMap<>();
@@ -127,6 +135,14 @@ public class BatonQueueProperties {
 		this.prefetch = prefetch;
 	}
 
+	public Duration getClaimAhead() {
+		return this.claimAhead;
+	}
+
+	public void setClaimAhead(Duration claimAhead) {
+		this.claimAhead = claimAhead;
+	}
+
 	public Map<String, Queue> getQueues() {
 		return this.queues;
 	}
@@ -150,7 +166,7 @@ public class BatonQueueProperties {
 							or(backoff.getMultiplier(), this.backoff.getMultiplier()),
 							or(backoff.getMax(), this.backoff.getMax())),
 					or(queue.getVisibilityTimeout(), this.visibilityTimeout), or(queue.getBatchSize(), this.batchSize),
-					or(queue.getPrefetch(), this.prefetch),
+					or(queue.getPrefetch(), this.prefetch), or(queue.getClaimAhead(), this.claimAhead),
 					or(queue.getMaxIdlePoll(), this.maxIdlePoll), or(queue.getShutdownTimeout(), this.shutdownTimeout));
 		}
 		catch (InvalidListenerSettingException ex) {
@@ -384,8 +400,11 @@ public class BatonQueueProperties {
 		/** Most tasks claimed in one round trip. */
 		private @Nullable Integer batchSize;
 
-		/** Claimed tasks that may wait in the instance for a free handler, beyond the concurrency. */
+		/** Most claimed tasks that may wait in the instance for a free handler, beyond the concurrency. */
 		private @Nullable Integer prefetch;
+
+		/** How soon a task claimed ahead must be expected to start, by the handler's measured duration. */
+		private @Nullable Duration claimAhead;
 
 		/** Whether this queue sets the named listener setting itself, rather than taking the default. */
 		boolean isSet(String setting) {
@@ -396,6 +415,7 @@ public class BatonQueueProperties {
 				case "shutdown-timeout" -> this.shutdownTimeout;
 				case "batch-size" -> this.batchSize;
 				case "prefetch" -> this.prefetch;
+				case "claim-ahead" -> this.claimAhead;
 				default -> null;
 			};
 			return value != null;
@@ -467,6 +487,14 @@ public class BatonQueueProperties {
 
 		public void setPrefetch(@Nullable Integer prefetch) {
 			this.prefetch = prefetch;
+		}
+
+		public @Nullable Duration getClaimAhead() {
+			return this.claimAhead;
+		}
+
+		public void setClaimAhead(@Nullable Duration claimAhead) {
+			this.claimAhead = claimAhead;
 		}
 
 	}

@@ -20,31 +20,31 @@ final class BatonQueueClient implements QueueClient {
 
 	static final String QUEUE = "bench";
 
-	/** The prefetch of the {@code baton-prefetch} implementation: a few claims' worth. */
-	static final int PREFETCH = 256;
-
 	private final ConfigurableApplicationContext application;
 
 	private final DelayQueue<String> queue;
 
+	/** A client with Baton's default settings. */
 	BatonQueueClient(String redisUrl, String queue, int consumers, TaskHandler handler) {
-		this(redisUrl, consumers, handler, 0);
+		this(redisUrl, consumers, handler);
 	}
 
-	private BatonQueueClient(String redisUrl, int consumers, TaskHandler handler, int prefetch) {
+	private BatonQueueClient(String redisUrl, int consumers, TaskHandler handler, String... settings) {
+		String[] properties = new String[settings.length + 1];
+		properties[0] = "bench.consumers=" + consumers;
+		System.arraycopy(settings, 0, properties, 1, settings.length);
 		this.application = BatonApplication.start(redisUrl,
-				(context) -> context.registerBean(Handler.class, () -> new Handler(handler)),
-				"bench.consumers=" + consumers, "baton.queue.prefetch=" + prefetch);
+				(context) -> context.registerBean(Handler.class, () -> new Handler(handler)), properties);
 		this.queue = this.application.getBean(DelayQueues.class).get(QUEUE, String.class);
 	}
 
 	/**
-	 * Clients whose container may hold {@code prefetch} claimed tasks beyond its consumers.
-	 * @param prefetch the {@code baton.queue.prefetch} setting
+	 * Clients with settings of their own.
+	 * @param settings {@code baton.queue.*} properties, such as {@code baton.queue.prefetch=0}
 	 * @return a factory of such clients
 	 */
-	static QueueImplementation.Factory withPrefetch(int prefetch) {
-		return (redisUrl, queue, consumers, handler) -> new BatonQueueClient(redisUrl, consumers, handler, prefetch);
+	static QueueImplementation.Factory withSettings(String... settings) {
+		return (redisUrl, queue, consumers, handler) -> new BatonQueueClient(redisUrl, consumers, handler, settings);
 	}
 
 	@Override

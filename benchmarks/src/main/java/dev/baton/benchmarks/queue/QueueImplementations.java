@@ -10,8 +10,9 @@ public final class QueueImplementations {
 
 	public static List<QueueImplementation> all() {
 		return List.of(new QueueImplementation("baton", "scheduleAll", BatonQueueClient::new),
-				new QueueImplementation("baton-prefetch", "scheduleAll",
-						BatonQueueClient.withPrefetch(BatonQueueClient.PREFETCH)),
+				// The defaults before claim-ahead: no task claimed beyond the free handlers
+				new QueueImplementation("baton-no-prefetch", "scheduleAll",
+						BatonQueueClient.withSettings("baton.queue.prefetch=0")),
 				new QueueImplementation("redisson", "offerAsync, 1000 in flight", RedissonQueueClient::new));
 	}
 

@@ -44,7 +44,8 @@ public record DelayedTaskEndpoint(String queue, Object bean, Method method, Clas
 					orDefault(this.backoffMultiplier, base.multiplier()), orDefault(this.backoffMax, base.max()));
 			return new ListenerSettings(orDefault(this.maxAttempts, queueSettings.maxAttempts()), backoff,
 					orDefault(this.visibilityTimeout, queueSettings.visibilityTimeout()), queueSettings.batchSize(),
-					queueSettings.prefetch(), queueSettings.maxIdlePoll(), queueSettings.shutdownTimeout());
+					queueSettings.prefetch(), queueSettings.claimAhead(), queueSettings.maxIdlePoll(),
+					queueSettings.shutdownTimeout());
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalStateException("@DelayedTask " + describe() + ": " + ex.getMessage(), ex);

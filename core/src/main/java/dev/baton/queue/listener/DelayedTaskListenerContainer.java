@@ -74,8 +74,6 @@ final class DelayedTaskListenerContainer {
 	private final ObservationSettings<TaskHandlingObservationConvention> observations;
 
 	/** One per task this container may hold: its concurrency plus its prefetch. */
-	private final int capacity;
-
 	private final Semaphore permits;
 
 	/** Claimed deliveries waiting for a worker, in due order. */
@@ -88,6 +86,16 @@ final class DelayedTaskListenerContainer {
 
 	/** Whether the last claim left due tasks behind; only the loop thread reads and writes it. */
 	private boolean backlog;
+
+	/**
+	 * A moving average of how long the handler takes, in nanoseconds, 0 before the first run:
+	 * how many tasks may be claimed ahead follows from it. Workers update it without a lock: a
+	 * lost update only delays the average by one run.
+	 */
+	private volatile long handlingNanos;
+
+	/** Whether the loop waits for a task to finish before it claims more. */
+	private volatile boolean awaitingRoom;
 
 	/** Every claimed delivery until it is settled or handed back: waiting, running or acknowledging. */
 	private final Map<Delivery<Object>, Held> held = new ConcurrentHashMap<>();
@@ -128,8 +136,7 @@ final class DelayedTaskListenerContainer {
 		this.handlers = handlers;
 		this.metrics = metrics;
 		this.observations = observations;
-		this.capacity = endpoint.concurrency() + settings.prefetch();
-		this.permits = new Semaphore(this.capacity);
+		this.permits = new Semaphore(endpoint.concurrency() + settings.prefetch());
 		this.acknowledger = new Acknowledger(queue, endpoint.queue(), this::isStale);
 	}
 
@@ -269,9 +276,21 @@ final class DelayedTaskListenerContainer {
 		if (!acquirePermit()) {
 			return -1;
 		}
-		int max = 1 + drainPermits(this.settings.batchSize() - 1);
+		// Set before counting, so that a task finishing meanwhile still wakes the wait below
+		this.awaitingRoom = true;
+		int room = this.endpoint.concurrency() + claimAhead() - this.held.size();
+		if (room < 1) {
+			// Handlers became slower: what is held already cannot start within the claim-ahead time
+			this.permits.release();
+			awaitWakeUp(this.settings.maxIdlePoll());
+			this.awaitingRoom = false;
+			return 0;
+		}
+		this.awaitingRoom = false;
+		int limit = Math.min(this.settings.batchSize(), room);
+		int max = 1 + drainPermits(limit - 1);
 		if (this.backlog) {
-			max += gatherPermits(Math.min(this.settings.batchSize(), this.capacity) - max);
+			max += gatherPermits(limit - max);
 		}
 		long sent = System.nanoTime();
 		Instant sentAt = Instant.now();
@@ -314,6 +333,29 @@ final class DelayedTaskListenerContainer {
 			awaitWakeUp((nextDueIn != null && nextDueIn.compareTo(maxIdle) < 0) ? nextDueIn : maxIdle);
 		}
 		return deliveries.size();
+	}
+
+	/**
+	 * How many tasks may wait in this instance beyond the concurrency: as many as the handlers are
+	 * expected to start within the claim-ahead time, at most the prefetch; none before the first
+	 * run was measured.
+	 */
+	private int claimAhead() {
+		long budget = this.settings.claimAhead().toNanos();
+		if (budget == 0) {
+			return this.settings.prefetch();
+		}
+		long handling = this.handlingNanos;
+		if (handling == 0) {
+			return 0;
+		}
+		double startable = (double) this.endpoint.concurrency() * budget / handling;
+		return (int) Math.min(this.settings.prefetch(), startable);
+	}
+
+	private void recordHandling(long nanos) {
+		long average = this.handlingNanos;
+		this.handlingNanos = Math.max(1, (average == 0) ? nanos : average + (nanos - average) / 8);
 	}
 
 	private boolean acquirePermit() throws InterruptedException {
@@ -407,10 +449,12 @@ final class DelayedTaskListenerContainer {
 			try {
 				HandlerMdc mdc = HandlerMdc.open(this.endpoint.queue(), delivery.id(), delivery.attempt());
 				Observation.Scope scope = observation.openScope();
+				long start = System.nanoTime();
 				try {
 					this.adapter.invoke(delivery.payload(), new Context(delivery));
 				}
 				finally {
+					recordHandling(System.nanoTime() - start);
 					scope.close();
 					mdc.close();
 				}
@@ -450,6 +494,9 @@ final class DelayedTaskListenerContainer {
 	private void finish(Delivery<Object> delivery) {
 		if (this.held.remove(delivery) != null) {
 			this.permits.release();
+			if (this.awaitingRoom) {
+				wake();
+			}
 		}
 	}
 

@@ -10,17 +10,21 @@ import java.time.Duration;
  * @param backoff the delay between attempts
  * @param visibilityTimeout how long a claimed task stays invisible to other consumers
  * @param batchSize the most tasks claimed in one round trip
- * @param prefetch how many claimed tasks may wait for a free handler, beyond the concurrency
+ * @param prefetch the most claimed tasks that may wait for a free handler, beyond the concurrency
+ * @param claimAhead how soon a task claimed ahead must be expected to start, judged by the
+ * handler's measured duration: fewer tasks are claimed ahead for slower handlers, so that tasks
+ * one instance cannot start soon stay in Redis for others; zero claims {@code prefetch} tasks
+ * ahead whatever the handler's speed
  * @param maxIdlePoll the longest wait between claims when nothing wakes the container
  * @param shutdownTimeout how long stopping waits for running handlers before handing tasks back
  */
 public record ListenerSettings(int maxAttempts, BackoffPolicy backoff, Duration visibilityTimeout, int batchSize,
-		int prefetch, Duration maxIdlePoll, Duration shutdownTimeout) {
+		int prefetch, Duration claimAhead, Duration maxIdlePoll, Duration shutdownTimeout) {
 
 	/** The settings of {@code baton.queue.*} when nothing is configured. */
 	public static final ListenerSettings DEFAULTS = new ListenerSettings(5,
-			new BackoffPolicy(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5)), Duration.ofSeconds(30), 32, 0,
-			Duration.ofSeconds(1), Duration.ofSeconds(30));
+			new BackoffPolicy(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5)), Duration.ofSeconds(30), 32, 1000,
+			Duration.ofMillis(100), Duration.ofSeconds(1), Duration.ofSeconds(30));
 
 	/** The most tasks a container may hold at once: concurrency plus prefetch. */
 	public static final int MAX_CAPACITY = 100_000;
@@ -36,8 +40,18 @@ public record ListenerSettings(int maxAttempts, BackoffPolicy backoff, Duration 
 		check(batchSize >= 1, "batch-size", "must be at least 1, was " + batchSize);
 		check(prefetch >= 0 && prefetch <= MAX_CAPACITY, "prefetch",
 				"must be between 0 and " + MAX_CAPACITY + ", was " + prefetch);
+		check(!claimAhead.isNegative(), "claim-ahead", "must not be negative, was " + claimAhead);
 		check(maxIdlePoll.toMillis() >= 1, "max-idle-poll", "must be at least 1ms, was " + maxIdlePoll);
 		check(!shutdownTimeout.isNegative(), "shutdown-timeout", "must not be negative, was " + shutdownTimeout);
+	}
+
+	/**
+	 * Settings that claim a fixed number of tasks ahead, {@code prefetch}, whatever the handler's
+	 * speed (a zero {@link #claimAhead}).
+	 */
+	public ListenerSettings(int maxAttempts, BackoffPolicy backoff, Duration visibilityTimeout, int batchSize,
+			int prefetch, Duration maxIdlePoll, Duration shutdownTimeout) {
+		this(maxAttempts, backoff, visibilityTimeout, batchSize, prefetch, Duration.ZERO, maxIdlePoll, shutdownTimeout);
 	}
 
 	private static void check(boolean valid, String setting, String problem) {

@@ -1,0 +1,116 @@
+package dev.baton.queue.listener;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+
+import dev.baton.queue.DelayQueue;
+import dev.baton.queue.NewTask;
+import dev.baton.queue.annotation.DelayedTask;
+import dev.baton.test.RedisTest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Claiming ahead by time, not by count: a container claims beyond its concurrency only as many
+ * tasks as its measured handler time says it starts within the claim-ahead time, so a slow
+ * instance does not hoard tasks that a fast one would run at once.
+ */
+@RedisTest
+class ClaimAheadTests {
+
+	private static final int TASKS = 1_000;
+
+	private final List<ListenerContext> contexts = new CopyOnWriteArrayList<>();
+
+	@AfterEach
+	void closeContexts() {
+		this.contexts.forEach(ListenerContext::close);
+	}
+
+	@Test
+	void fastInstanceGetsTheLargerShareAndTheSlowOneHoardsNothing(RedisConnectionFactory connectionFactory) {
+		FastHandler fast = new FastHandler();
+		SlowHandler slow = new SlowHandler();
+		ListenerContext fastInstance = start(connectionFactory, fast);
+		start(connectionFactory, slow);
+		DelayQueue<Parcel> queue = fastInstance.queues.get("work", Parcel.class);
+		// Let the slow instance measure its handler first, then give both a burst
+		queue.schedule("warm-up", new Parcel("warm-up", 0), Duration.ZERO);
+		await().atMost(Duration.ofSeconds(5)).until(() -> fast.handled.get() + slow.handled.get() == 1);
+		queue.schedule("warm-up-2", new Parcel("warm-up-2", 0), Duration.ZERO);
+		queue.schedule("warm-up-3", new Parcel("warm-up-3", 0), Duration.ZERO);
+		await().atMost(Duration.ofSeconds(5)).until(() -> slow.handled.get() >= 1);
+
+		queue.scheduleAll(IntStream.range(0, TASKS)
+			.mapToObj((i) -> new NewTask<>("t-" + i, new Parcel("t-" + i, i), Duration.ZERO))
+			.toList());
+
+		// With a fixed prefetch of 1,000, the slow instance would take hundreds of tasks and need
+		// minutes for them; claiming by time, the fast one runs nearly all at once
+		await().atMost(Duration.ofSeconds(10)).until(() -> queue.stats().due() == 0 && queue.stats().inFlight() <= 4);
+		assertThat(slow.handled.get()).isLessThan(60);
+		assertThat(fast.handled.get()).isGreaterThan(TASKS - 60);
+	}
+
+	@Test
+	void fastHandlersClaimMoreThanTheirConcurrencyPerRoundTrip(RedisConnectionFactory connectionFactory) {
+		FastHandler fast = new FastHandler();
+		ListenerContext instance = start(connectionFactory, fast);
+		DelayQueue<Parcel> queue = instance.queues.get("work", Parcel.class);
+		queue.schedule("warm-up", new Parcel("warm-up", 0), Duration.ZERO);
+		await().atMost(Duration.ofSeconds(5)).until(() -> fast.handled.get() == 1);
+
+		queue.scheduleAll(IntStream.range(0, TASKS)
+			.mapToObj((i) -> new NewTask<>("t-" + i, new Parcel("t-" + i, i), Duration.ZERO))
+			.toList());
+
+		AtomicInteger mostInFlight = new AtomicInteger();
+		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1)).until(() -> {
+			mostInFlight.accumulateAndGet((int) queue.stats().inFlight(), Math::max);
+			return fast.handled.get() == TASKS + 1;
+		});
+		// Without claim-ahead, two handlers hold at most two tasks: one claim per task or two
+		assertThat(mostInFlight.get()).isGreaterThan(2);
+	}
+
+	private ListenerContext start(RedisConnectionFactory connectionFactory, Object handler) {
+		ListenerSettings settings = new ListenerSettings(3, ListenerSettings.DEFAULTS.backoff(),
+				Duration.ofSeconds(30), 32, 1_000, Duration.ofMillis(100), Duration.ofSeconds(1),
+				Duration.ofSeconds(2));
+		ListenerContext context = new ListenerContext(connectionFactory, (queue) -> settings, handler);
+		this.contexts.add(context);
+		return context.start();
+	}
+
+	static class FastHandler {
+
+		final AtomicInteger handled = new AtomicInteger();
+
+		@DelayedTask(queue = "work", concurrency = "2")
+		void handle(Parcel parcel) {
+			this.handled.incrementAndGet();
+		}
+
+	}
+
+	static class SlowHandler {
+
+		final AtomicInteger handled = new AtomicInteger();
+
+		@DelayedTask(queue = "work", concurrency = "2")
+		void handle(Parcel parcel) throws InterruptedException {
+			this.handled.incrementAndGet();
+			Thread.sleep(100);
+		}
+
+	}
+
+}
