@@ -22,13 +22,23 @@ public record ObservationSettings<C extends ObservationConvention<?>>(Observatio
 	}
 
 	/**
-	 * A registry whose observations record timers, for an application that gave Baton a
-	 * {@link MeterRegistry} but no {@link ObservationRegistry}: the timers Baton documents come
-	 * from observations. Only called with Micrometer's core on the class path.
-	 * @param meterRegistry the meter registry
-	 * @return a registry with a meter handler
+	 * The registry a component observes in: the one the application gave, else one that records
+	 * timers in the given meter registry (the timers Baton documents come from observations),
+	 * else none.
+	 * @param observationRegistry the application's observation registry, or {@code null}
+	 * @param meterRegistry the application's meter registry, or {@code null}
+	 * @return the registry to use
 	 */
-	public static ObservationRegistry recordingTimers(MeterRegistry meterRegistry) {
+	public static ObservationRegistry registry(@Nullable ObservationRegistry observationRegistry,
+			@Nullable MeterRegistry meterRegistry) {
+		if (observationRegistry != null) {
+			return observationRegistry;
+		}
+		return (meterRegistry != null) ? recordingTimers(meterRegistry) : ObservationRegistry.NOOP;
+	}
+
+	// Touches Micrometer's core only when a meter registry was given, so that it stays optional.
+	private static ObservationRegistry recordingTimers(MeterRegistry meterRegistry) {
 		ObservationRegistry registry = ObservationRegistry.create();
 		registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(meterRegistry));
 		return registry;

@@ -111,19 +111,14 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		this.metrics = (builder.meterRegistry != null) ? MicrometerLockMetrics.of(builder.meterRegistry)
 				: LockMetrics.NONE;
 		this.metricGroups = new MetricGroups(builder.maxMetricGroups);
-		this.observations = new ObservationSettings<>(observationRegistry(builder), builder.acquisitionConvention);
+		this.observations = new ObservationSettings<>(
+				ObservationSettings.registry(builder.observationRegistry, builder.meterRegistry),
+				builder.acquisitionConvention);
 		this.metrics.activeLocks(this.held::size);
 		this.waiters = new LockWaiters(builder.connectionFactory, this.commands, this.ownerPrefix);
 		this.watchdog = new LockWatchdog(this.commands, this.leaseTime, () -> this.held, this::lost, this::forget);
 	}
 
-	private static ObservationRegistry observationRegistry(Builder builder) {
-		if (builder.observationRegistry != null) {
-			return builder.observationRegistry;
-		}
-		return (builder.meterRegistry != null) ? ObservationSettings.recordingTimers(builder.meterRegistry)
-				: ObservationRegistry.NOOP;
-	}
 
 	/**
 	 * Start building a lock manager on the given connection.

@@ -171,8 +171,7 @@ public class BatonQueueProperties {
 		}
 		catch (InvalidListenerSettingException ex) {
 			String prefix = (queue.isSet(ex.getSetting())) ? "baton.queue.queues." + name + "." : "baton.queue.";
-			throw new IllegalArgumentException(
-					"Invalid setting of queue '" + name + "': " + prefix + ex.getMessage(), ex);
+			throw new InvalidQueueSettingException(name, prefix + ex.getSetting(), ex.getProblem(), ex);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalArgumentException(

@@ -21,6 +21,10 @@ import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+import org.springframework.core.io.support.SpringFactoriesLoader.FailureHandler;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -193,6 +197,25 @@ class BatonQueueAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.hasStackTraceContaining("baton.queue.batch-size must be at least 1, was 0"));
+	}
+
+	@Test
+	void failureAnalyzerNamesThePropertyToChange(RedisServer server) {
+		// Boot's own analyzers need constructor arguments that this plain load does not give
+		assertThat(SpringFactoriesLoader.forDefaultResourceLocation()
+			.load(FailureAnalyzer.class, FailureHandler.handleMessage((message, failure) -> {
+			})))
+			.hasAtLeastOneElementOfType(InvalidQueueSettingFailureAnalyzer.class);
+		redis(server).withBean(OrderHandler.class)
+			.withPropertyValues("baton.queue.queues.orders.claim-ahead=-1s")
+			.run((context) -> {
+				FailureAnalysis analysis = new InvalidQueueSettingFailureAnalyzer().analyze(context.getStartupFailure());
+				assertThat(analysis).isNotNull();
+				assertThat(analysis.getDescription())
+					.isEqualTo("Invalid setting of queue 'orders': baton.queue.queues.orders.claim-ahead must not be "
+							+ "negative, was PT-1S");
+				assertThat(analysis.getAction()).startsWith("Change 'baton.queue.queues.orders.claim-ahead'");
+			});
 	}
 
 	@Test

@@ -70,16 +70,11 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		this.virtualThreads = builder.virtualThreads;
 		this.metrics = (builder.meterRegistry != null) ? new MicrometerHandlerMetrics(builder.meterRegistry)
 				: HandlerMetrics.NONE;
-		this.observations = new ObservationSettings<>(observationRegistry(builder), builder.handlingConvention);
+		this.observations = new ObservationSettings<>(
+				ObservationSettings.registry(builder.observationRegistry, builder.meterRegistry),
+				builder.handlingConvention);
 	}
 
-	private static ObservationRegistry observationRegistry(Builder builder) {
-		if (builder.observationRegistry != null) {
-			return builder.observationRegistry;
-		}
-		return (builder.meterRegistry != null) ? ObservationSettings.recordingTimers(builder.meterRegistry)
-				: ObservationRegistry.NOOP;
-	}
 
 	/**
 	 * Start building a registry.

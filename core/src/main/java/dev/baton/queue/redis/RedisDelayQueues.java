@@ -67,7 +67,9 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		this.visibilityTimeout = builder.visibilityTimeout;
 		this.metrics = (builder.meterRegistry != null) ? new MicrometerQueueMetrics(builder.meterRegistry)
 				: QueueMetrics.NONE;
-		this.observations = new ObservationSettings<>(observationRegistry(builder), builder.schedulingConvention);
+		this.observations = new ObservationSettings<>(
+				ObservationSettings.registry(builder.observationRegistry, builder.meterRegistry),
+				builder.schedulingConvention);
 		this.known = builder.known;
 		this.deadLetterRetention = builder.deadLetterRetention;
 		this.strictPayloads = builder.strictPayloads;
@@ -76,13 +78,6 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 				RedisSystemException::new);
 	}
 
-	private static ObservationRegistry observationRegistry(Builder builder) {
-		if (builder.observationRegistry != null) {
-			return builder.observationRegistry;
-		}
-		return (builder.meterRegistry != null) ? ObservationSettings.recordingTimers(builder.meterRegistry)
-				: ObservationRegistry.NOOP;
-	}
 
 	/**
 	 * Start building delay queues.

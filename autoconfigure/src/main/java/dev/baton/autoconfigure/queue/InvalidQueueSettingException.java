@@ -1,0 +1,28 @@
+package dev.baton.autoconfigure.queue;
+
+/**
+ * A {@code baton.queue.*} property whose value is out of range, with the property's name as the
+ * configuration spells it.
+ */
+public class InvalidQueueSettingException extends IllegalArgumentException {
+
+	private final String property;
+
+	/**
+	 * Create an exception.
+	 * @param queue the queue whose settings are invalid
+	 * @param property the property, e.g. {@code baton.queue.queues.orders.visibility-timeout}
+	 * @param problem what is wrong with its value
+	 * @param cause the exception that found it
+	 */
+	public InvalidQueueSettingException(String queue, String property, String problem, Throwable cause) {
+		super("Invalid setting of queue '" + queue + "': " + property + " " + problem, cause);
+		this.property = property;
+	}
+
+	/** The property as the configuration spells it. */
+	public String getProperty() {
+		return this.property;
+	}
+
+}
