@@ -4,8 +4,10 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
@@ -35,19 +37,38 @@ final class WakeChannels implements AutoCloseable {
 			throw new IllegalStateException("Delay queues are closed");
 		}
 		RedisMessageListenerContainer container = container();
-		MessageListener messageListener = (message, pattern) -> notify(listener, channel);
+		MessageListener messageListener = new WakeListener(channel, listener);
 		ChannelTopic topic = new ChannelTopic(channel);
 		container.addMessageListener(messageListener, topic);
 		return () -> container.removeMessageListener(messageListener, topic);
 	}
 
-	private static void notify(Runnable listener, String channel) {
+	private static void run(Runnable listener, String channel) {
 		try {
 			listener.run();
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Wake-up listener of " + channel + " failed", ex);
 		}
+	}
+
+	/**
+	 * Wakes on every message, and also whenever the channel is subscribed again: a wake-up
+	 * published while the connection was down is lost, so a reconnect must wake the consumer
+	 * rather than leave it to its idle poll.
+	 */
+	private record WakeListener(String channel, Runnable listener) implements MessageListener, SubscriptionListener {
+
+		@Override
+		public void onMessage(Message message, byte @Nullable [] pattern) {
+			WakeChannels.run(this.listener, this.channel);
+		}
+
+		@Override
+		public void onChannelSubscribed(byte[] channel, long count) {
+			WakeChannels.run(this.listener, this.channel);
+		}
+
 	}
 
 	private RedisMessageListenerContainer container() {
