@@ -24,7 +24,7 @@ public class BatonQueueProperties {
 	private String keyPrefix = "baton:q:";
 
 	/** Longest wait between two claims of an idle queue when no wake-up arrives. */
-	private Duration maxIdlePoll = Duration.ofSeconds(1);
+	private Duration maxIdlePoll = Duration.ofSeconds(5);
 
 	/** How long a claimed task stays invisible to other consumers unless its handler extends it. */
 	private Duration visibilityTimeout = Duration.ofSeconds(30);

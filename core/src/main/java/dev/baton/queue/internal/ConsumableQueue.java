@@ -50,7 +50,8 @@ public interface ConsumableQueue<T> extends DelayQueue<T> {
 
 	/**
 	 * Call the listener whenever a task is scheduled to fall due earlier than every waiting task,
-	 * from any instance.
+	 * from any instance, and whenever the subscription is confirmed: at first, and again after a
+	 * reconnect, since a wake-up published while the connection was down is lost.
 	 * @param listener called on a notification thread; must return quickly
 	 * @return a handle that stops the notifications when closed
 	 */

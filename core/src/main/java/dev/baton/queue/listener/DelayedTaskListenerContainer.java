@@ -53,6 +53,9 @@ final class DelayedTaskListenerContainer {
 
 	private static final Log logger = LogFactory.getLog(DelayedTaskListenerContainer.class);
 
+	/** The longest wait before the loop asks Redis again after a failed claim ({@link #shortPoll()}). */
+	private static final Duration SHORT_POLL = Duration.ofSeconds(1);
+
 	/** How long a backlogged loop waits for more free permits before it claims. */
 	private static final long GATHER_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
@@ -148,7 +151,7 @@ final class DelayedTaskListenerContainer {
 		Thread thread = this.loop;
 		boolean running = this.active && thread != null && thread.isAlive();
 		long since = this.failingSince;
-		long stalledAfter = this.settings.maxIdlePoll().toNanos() * DelayedTaskListenerStatus.STALLED_POLLS;
+		long stalledAfter = shortPoll().toNanos() * DelayedTaskListenerStatus.STALLED_POLLS;
 		boolean progressing = running && (since == 0 || System.nanoTime() - since < stalledAfter);
 		return new DelayedTaskListenerStatus(this.endpoint.queue(), running, this.lastClaim, progressing);
 	}
@@ -265,8 +268,8 @@ final class DelayedTaskListenerContainer {
 					this.failingSince = System.nanoTime();
 				}
 				logger.warn("Claiming from queue '" + this.endpoint.queue() + "' failed; trying again in "
-						+ this.settings.maxIdlePoll(), ex);
-				awaitWakeUp(this.settings.maxIdlePoll());
+						+ shortPoll().toMillis() + " ms", ex);
+				awaitWakeUp(shortPoll());
 			}
 		}
 	}
@@ -329,10 +332,21 @@ final class DelayedTaskListenerContainer {
 		Duration nextDueIn = claim.nextDueIn();
 		this.backlog = nextDueIn != null && nextDueIn.isZero();
 		if (!this.backlog) {
-			Duration maxIdle = this.settings.maxIdlePoll();
+			// Without a wake-up subscription, new tasks are found only by polling: poll sooner
+			Duration maxIdle = (this.wakeSubscription != null) ? this.settings.maxIdlePoll() : shortPoll();
 			awaitWakeUp((nextDueIn != null && nextDueIn.compareTo(maxIdle) < 0) ? nextDueIn : maxIdle);
 		}
 		return deliveries.size();
+	}
+
+	/**
+	 * How soon the loop asks Redis again after a failed claim, or while it has no wake-up
+	 * subscription: at most a second, so that the end of an outage is noticed at once whatever
+	 * the idle poll.
+	 */
+	private Duration shortPoll() {
+		Duration maxIdle = this.settings.maxIdlePoll();
+		return (maxIdle.compareTo(SHORT_POLL) < 0) ? maxIdle : SHORT_POLL;
 	}
 
 	/**
@@ -608,7 +622,7 @@ final class DelayedTaskListenerContainer {
 	/**
 	 * Subscribes to the queue's wake-ups. Without Redis this fails, which must not fail the start
 	 * (the application starts while Redis is down): until a later claim succeeds and subscribes,
-	 * the loop finds due tasks by polling every {@code max-idle-poll}.
+	 * the loop finds due tasks by polling every second at most ({@link #shortPoll()}).
 	 */
 	private void subscribeToWakeUps() {
 		try {
@@ -616,8 +630,7 @@ final class DelayedTaskListenerContainer {
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not subscribe to wake-ups of queue '" + this.endpoint.queue() + "' ("
-					+ ex.getMessage() + "); polling every " + this.settings.maxIdlePoll().toMillis()
-					+ " ms until Redis answers");
+					+ ex.getMessage() + "); polling every " + shortPoll().toMillis() + " ms until it succeeds");
 		}
 	}
 

@@ -13,12 +13,13 @@ import org.jspecify.annotations.Nullable;
  * @param lastClaim when the last claim came back from Redis successfully, or {@code null} if
  * none has yet
  * @param progressing whether the container is running and its claims have not been failing for
- * longer than {@link #STALLED_POLLS} times its {@code maxIdlePoll}
+ * longer than {@link #STALLED_POLLS} retries (a failed claim is retried after its
+ * {@code maxIdlePoll} or a second, whichever is shorter)
  */
 public record DelayedTaskListenerStatus(String queue, boolean running, @Nullable Instant lastClaim,
 		boolean progressing) {
 
-	/** After how many {@code maxIdlePoll}s of failing claims a container is not progressing. */
+	/** After how many retries of failing claims a container is not progressing. */
 	public static final int STALLED_POLLS = 10;
 
 }

@@ -231,7 +231,7 @@ class RedisDelayQueueDeliveryTests extends OrderQueueTests {
 		this.queue.schedule("head", new Order("head", 1), Duration.ofMinutes(10));
 		AtomicInteger wakes = new AtomicInteger();
 		try (AutoCloseable subscription = this.queue.onWake(wakes::incrementAndGet)) {
-			awaitSubscribed(redis);
+			awaitSubscribed(redis, wakes);
 
 			this.queue.schedule("later", new Order("later", 1), Duration.ofMinutes(20));
 			this.queue.schedule("earlier", new Order("earlier", 1), Duration.ofMinutes(5));
@@ -245,7 +245,7 @@ class RedisDelayQueueDeliveryTests extends OrderQueueTests {
 	void onWakeFiresWhenTaskIsScheduledOnEmptyQueue(StringRedisTemplate redis) throws Exception {
 		AtomicInteger wakes = new AtomicInteger();
 		try (AutoCloseable subscription = this.queue.onWake(wakes::incrementAndGet)) {
-			awaitSubscribed(redis);
+			awaitSubscribed(redis, wakes);
 
 			this.queue.schedule(new Order("x", 1), Duration.ofSeconds(30));
 
@@ -259,7 +259,7 @@ class RedisDelayQueueDeliveryTests extends OrderQueueTests {
 		AtomicInteger others = new AtomicInteger();
 		AutoCloseable subscription = this.queue.onWake(wakes::incrementAndGet);
 		try (AutoCloseable other = this.queue.onWake(others::incrementAndGet)) {
-			awaitSubscribed(redis);
+			awaitSubscribed(redis, wakes, others);
 			subscription.close();
 
 			this.queue.schedule(new Order("x", 1), Duration.ZERO);
@@ -273,6 +273,19 @@ class RedisDelayQueueDeliveryTests extends OrderQueueTests {
 		RedisScript<Long> subscribers = RedisScript.of("return redis.call('PUBSUB', 'NUMSUB', KEYS[1])[2]", Long.class);
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> redis.execute(subscribers, List.of("baton:q:{orders}:wake")), (count) -> count == 1);
+	}
+
+	/**
+	 * Waits for the subscription, and for the wake-up its confirmation gives the first listener
+	 * (a reconnect's re-subscription wakes listeners too), then counts from zero.
+	 */
+	static void awaitSubscribed(StringRedisTemplate redis, AtomicInteger first, AtomicInteger... others) {
+		awaitSubscribed(redis);
+		await().atMost(Duration.ofSeconds(5)).until(() -> first.get() >= 1);
+		first.set(0);
+		for (AtomicInteger other : others) {
+			other.set(0);
+		}
 	}
 
 }
