@@ -116,7 +116,7 @@ class BatonQueueAutoConfigurationTests {
 				assertThat(other.visibilityTimeout()).isEqualTo(Duration.ofSeconds(30));
 				assertThat(other.batchSize()).isEqualTo(32);
 				assertThat(other.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
-				assertThat(other.maxIdlePoll()).isEqualTo(Duration.ofSeconds(1));
+				assertThat(other.maxIdlePoll()).isEqualTo(Duration.ofSeconds(5));
 			});
 	}
 

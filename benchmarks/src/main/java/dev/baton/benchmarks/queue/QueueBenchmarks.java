@@ -45,6 +45,8 @@ public final class QueueBenchmarks {
 
 	private final Table drain;
 
+	private final Table spreadDrain;
+
 	private final Table lateness;
 
 	private final Table idle;
@@ -58,6 +60,10 @@ public final class QueueBenchmarks {
 						"client CPU µs/task single", "batch tasks/s", "Redis cmds/task batch"));
 		this.drain = new Table("Queue, drain: " + settings.tasks() + " tasks due at one instant, " + settings.consumers()
 				+ " consumer threads", List.of("tasks/s", "drain s", "missing", "duplicates", "round trips/task",
+						"Redis cmds/task", "Redis CPU µs/task", "client CPU µs/task"));
+		this.spreadDrain = new Table("Queue, drain, spread: " + settings.tasks()
+				+ " tasks, each due at a random time between its enqueue and the end of the enqueue, "
+				+ settings.consumers() + " consumer threads", List.of("tasks/s", "drain s", "missing", "duplicates",
 						"Redis cmds/task", "Redis CPU µs/task", "client CPU µs/task"));
 		this.lateness = new Table("Queue, lateness: " + settings.latenessRate() + " tasks/s, delays 100-2000 ms, "
 				+ settings.latenessDuration().toSeconds() + " s", List.of("tasks", "p50 ms", "p99 ms", "max ms",
@@ -76,11 +82,12 @@ public final class QueueBenchmarks {
 			if (this.settings.selects(implementation.name())) {
 				guarded(this.enqueue, implementation, () -> enqueue(implementation));
 				guarded(this.drain, implementation, () -> drain(implementation));
+				guarded(this.spreadDrain, implementation, () -> spreadDrain(implementation));
 				guarded(this.lateness, implementation, () -> lateness(implementation));
 				guarded(this.idle, implementation, () -> idle(implementation));
 			}
 		}
-		return List.of(this.enqueue, this.drain, this.lateness, this.idle);
+		return List.of(this.enqueue, this.drain, this.spreadDrain, this.lateness, this.idle);
 	}
 
 	private void guarded(Table table, QueueImplementation implementation, Runnable scenario) {
@@ -189,6 +196,62 @@ public final class QueueBenchmarks {
 		this.drain.add(implementation.name(), medians, "tasks/s per run " + Metrics.spread(runs, "tasks/s")
 				+ "; tasks stored " + Table.format(fillRate) + "/s with scheduleAll before falling due"
 				+ (notes.isEmpty() ? "" : "; " + String.join("; ", notes)));
+	}
+
+	/**
+	 * Tasks fall due while others are still being stored, as in an application that schedules
+	 * all the time: the consumers claim and acknowledge beside the producer. Tasks/s is measured
+	 * from the start of storing to the last task handled, Redis CPU over the same time (enqueue,
+	 * claim and acknowledgement).
+	 */
+	private void spreadDrain(QueueImplementation implementation) {
+		int warmupTasks = warmupTasks();
+		spreadDrainRun(implementation, warmupTasks);
+		List<Metrics> runs = new ArrayList<>();
+		for (int i = 0; i < this.settings.runs(); i++) {
+			Metrics run = spreadDrainRun(implementation, this.settings.tasks());
+			log(implementation, "spread drain", i, run);
+			runs.add(run);
+		}
+		this.spreadDrain.add(implementation.name(), Metrics.medians(runs),
+				"tasks/s per run " + Metrics.spread(runs, "tasks/s"));
+	}
+
+	private Metrics spreadDrainRun(QueueImplementation implementation, int tasks) {
+		this.probe.flushAll();
+		TaskTracker tracker = new TaskTracker(tasks);
+		try (QueueClient client = connect(implementation, tracker)) {
+			Snapshot before = this.probe.snapshot();
+			long cpuBefore = CpuClock.processCpuNanos();
+			long start = System.nanoTime();
+			// Due at random times until the storing is expected to end, at Baton's scheduleAll rate
+			long storingEnds = start + TimeUnit.MILLISECONDS.toNanos(Math.max(1000, tasks / 100));
+			ThreadLocalRandom random = ThreadLocalRandom.current();
+			for (int first = 0; first < tasks; first += this.settings.batchSize()) {
+				int to = Math.min(tasks, first + this.settings.batchSize());
+				List<QueueClient.Task> batch = new ArrayList<>(to - first);
+				for (int id = first; id < to; id++) {
+					long left = Math.max(0, storingEnds - System.nanoTime());
+					batch.add(new QueueClient.Task(String.valueOf(id), TaskTracker.payload(id, 0),
+							Duration.ofNanos(random.nextLong(left + 1))));
+				}
+				client.scheduleAll(batch);
+			}
+			boolean finished = tracker.awaitAll(System.nanoTime() + this.settings.drainTimeout().toNanos());
+			long end = finished ? tracker.lastHandledNanos() : System.nanoTime();
+			LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+			long cpu = CpuClock.processCpuNanos() - cpuBefore;
+			Snapshot after = this.probe.snapshot();
+			int handled = Math.max(1, tracker.handled());
+			double seconds = (end - start) / 1e9;
+			return new Metrics().put("tasks/s", tracker.handled() / seconds)
+				.put("drain s", seconds)
+				.put("missing", tracker.missing())
+				.put("duplicates", tracker.duplicates())
+				.put("Redis cmds/task", (double) after.commandsSince(before) / handled)
+				.put("Redis CPU µs/task", after.cpuSecondsSince(before) * 1e6 / handled)
+				.put("client CPU µs/task", cpu / 1e3 / handled);
+		}
 	}
 
 	/** Time to store the tasks at the rate seen in the warm-up, with a margin. */
