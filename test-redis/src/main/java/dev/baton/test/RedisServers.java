@@ -1,5 +1,6 @@
 package dev.baton.test;
 
+import dev.baton.test.internal.ClusterProcesses;
 import dev.baton.test.internal.ContainerRedis;
 import dev.baton.test.internal.ExternalRedis;
 import dev.baton.test.internal.RedisProcess;
@@ -71,6 +72,17 @@ public final class RedisServers {
 	 */
 	public static LocalRedisServer startLocal(int port, String... arguments) {
 		return RedisProcess.startOn(port, arguments);
+	}
+
+	/**
+	 * Starts a Redis Cluster of {@code redis-server} processes on loopback ports, every primary
+	 * with an equal share of the slots and no replicas. The caller stops it with
+	 * {@link LocalRedisCluster#close()}; it also stops when this JVM exits.
+	 * @param primaries how many primaries, for example 3
+	 * @return the formed cluster, every slot served
+	 */
+	public static LocalRedisCluster startCluster(int primaries) {
+		return ClusterProcesses.start(primaries);
 	}
 
 	private static RedisServer provision() {

@@ -1,0 +1,146 @@
+package dev.baton.test.internal;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.IntStream;
+
+import dev.baton.test.LocalRedisCluster;
+import dev.baton.test.LocalRedisServer;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+
+/**
+ * Starts a Redis Cluster the way {@code redis-cli --cluster create} does, with commands only (no
+ * {@code redis-cli} is needed): each node gets its share of slots, meets the first node, and the
+ * cluster is used once every node reports {@code cluster_state:ok} and knows every other node.
+ */
+public final class ClusterProcesses implements LocalRedisCluster {
+
+	private static final int SLOTS = 16_384;
+
+	/** A node also listens on its port plus this, for the cluster bus. */
+	private static final int BUS_OFFSET = 10_000;
+
+	private static final Duration FORMING_TIMEOUT = Duration.ofSeconds(30);
+
+	private final List<LocalRedisServer> primaries;
+
+	private ClusterProcesses(List<LocalRedisServer> primaries) {
+		this.primaries = List.copyOf(primaries);
+	}
+
+	/**
+	 * Starts a cluster of the given number of primaries, without replicas.
+	 * @param primaries how many primaries, at least 1
+	 * @return the formed cluster
+	 */
+	public static ClusterProcesses start(int primaries) {
+		if (primaries < 1) {
+			throw new IllegalArgumentException("A cluster needs at least one primary, was " + primaries);
+		}
+		List<LocalRedisServer> nodes = new ArrayList<>();
+		try {
+			for (int i = 0; i < primaries; i++) {
+				nodes.add(RedisProcess.startOn(portWithFreeBus(), "--cluster-enabled", "yes",
+						"--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000"));
+			}
+			ClusterProcesses cluster = new ClusterProcesses(nodes);
+			cluster.form();
+			return cluster;
+		}
+		catch (RuntimeException ex) {
+			nodes.forEach(LocalRedisServer::close);
+			throw ex;
+		}
+	}
+
+	private void form() {
+		RedisClient client = RedisClient.create();
+		try {
+			List<StatefulRedisConnection<String, String>> connections = this.primaries.stream()
+				.map((node) -> client.connect(RedisURI.create(node.host(), node.port())))
+				.toList();
+			int share = SLOTS / connections.size();
+			for (int i = 0; i < connections.size(); i++) {
+				int from = i * share;
+				int to = (i == connections.size() - 1) ? SLOTS : from + share;
+				connections.get(i).sync().clusterAddSlots(IntStream.range(from, to).toArray());
+			}
+			LocalRedisServer first = this.primaries.get(0);
+			connections.forEach((connection) -> connection.sync().clusterMeet(first.host(), first.port()));
+			awaitFormed(connections);
+			connections.forEach(StatefulRedisConnection::close);
+		}
+		finally {
+			client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		}
+	}
+
+	private void awaitFormed(List<StatefulRedisConnection<String, String>> connections) {
+		long deadline = System.nanoTime() + FORMING_TIMEOUT.toNanos();
+		while (!isFormed(connections)) {
+			if (System.nanoTime() - deadline > 0) {
+				throw new IllegalStateException("Redis Cluster of " + connections.size() + " nodes did not form within "
+						+ FORMING_TIMEOUT + "; see the nodes' redis.log");
+			}
+			try {
+				Thread.sleep(50);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while the cluster formed", ex);
+			}
+		}
+	}
+
+	private boolean isFormed(List<StatefulRedisConnection<String, String>> connections) {
+		for (StatefulRedisConnection<String, String> connection : connections) {
+			RedisCommands<String, String> commands = connection.sync();
+			String info = commands.clusterInfo();
+			if (!info.contains("cluster_state:ok")
+					|| !info.contains("cluster_known_nodes:" + connections.size() + "\r\n")) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/** A free port whose cluster bus port is free too. */
+	private static int portWithFreeBus() {
+		for (int attempt = 0; attempt < 100; attempt++) {
+			int port = ThreadLocalRandom.current().nextInt(20_000, 55_000);
+			if (isFree(port) && isFree(port + BUS_OFFSET)) {
+				return port;
+			}
+		}
+		throw new IllegalStateException("No free port pair for a cluster node");
+	}
+
+	private static boolean isFree(int port) {
+		try {
+			new ServerSocket(port, 1, InetAddress.getLoopbackAddress()).close();
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	@Override
+	public List<LocalRedisServer> primaries() {
+		return this.primaries;
+	}
+
+	@Override
+	public void close() {
+		this.primaries.forEach(LocalRedisServer::close);
+	}
+
+}
