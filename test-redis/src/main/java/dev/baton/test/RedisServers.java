@@ -4,6 +4,7 @@ import dev.baton.test.internal.ClusterProcesses;
 import dev.baton.test.internal.ContainerRedis;
 import dev.baton.test.internal.ExternalRedis;
 import dev.baton.test.internal.RedisProcess;
+import dev.baton.test.internal.SentinelProcesses;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,6 +84,16 @@ public final class RedisServers {
 	 */
 	public static LocalRedisCluster startCluster(int primaries) {
 		return ClusterProcesses.start(primaries);
+	}
+
+	/**
+	 * Starts a Redis Sentinel set as processes: a primary, its replica and three sentinels with a
+	 * quorum of 2 and {@code down-after-milliseconds} of 1 s. The caller stops it with
+	 * {@link LocalRedisSentinel#close()}; it also stops when this JVM exits.
+	 * @return the set, every sentinel aware of the replica and of each other
+	 */
+	public static LocalRedisSentinel startSentinel() {
+		return SentinelProcesses.start();
 	}
 
 	private static RedisServer provision() {

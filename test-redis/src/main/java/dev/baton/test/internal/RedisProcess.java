@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import dev.baton.test.LocalRedisServer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@code redis-server} process on a free loopback port.
@@ -48,12 +49,17 @@ public final class RedisProcess implements LocalRedisServer {
 
 	private final String[] arguments;
 
-	private RedisProcess(Launched launched, int port, Path binary, Path dir, String[] arguments) {
+	/** The configuration file the server reads first, or {@code null}: Sentinel needs one it may rewrite. */
+	private final @Nullable Path configFile;
+
+	private RedisProcess(Launched launched, int port, Path binary, Path dir, @Nullable Path configFile,
+			String[] arguments) {
 		this.guardian = launched.guardian();
 		this.version = launched.version();
 		this.port = port;
 		this.binary = binary;
 		this.dir = dir;
+		this.configFile = configFile;
 		this.arguments = arguments;
 	}
 
@@ -63,11 +69,22 @@ public final class RedisProcess implements LocalRedisServer {
 	 * @return the running server
 	 */
 	public static RedisProcess start(String... arguments) {
+		return startWithConfig(null, arguments);
+	}
+
+	/**
+	 * Starts a server on a free port that first reads the given configuration file, e.g. a
+	 * Sentinel's (with {@code --sentinel} among the arguments).
+	 * @param configFile the configuration file, writable by the server, or {@code null}
+	 * @param arguments extra {@code redis-server} arguments
+	 * @return the running server
+	 */
+	public static RedisProcess startWithConfig(@Nullable Path configFile, String... arguments) {
 		Path binary = RedisBinary.resolve();
 		IllegalStateException failure = new IllegalStateException("Could not start " + binary);
 		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
 			try {
-				RedisProcess server = create(binary, freePort(), arguments);
+				RedisProcess server = create(binary, freePort(), configFile, arguments);
 				running.add(server);
 				return server;
 			}
@@ -85,25 +102,29 @@ public final class RedisProcess implements LocalRedisServer {
 	 * @return the running server
 	 */
 	public static RedisProcess startOn(int port, String... arguments) {
-		RedisProcess server = create(RedisBinary.resolve(), port, arguments);
+		RedisProcess server = create(RedisBinary.resolve(), port, null, arguments);
 		running.add(server);
 		return server;
 	}
 
-	private static RedisProcess create(Path binary, int port, String... arguments) {
+	private static RedisProcess create(Path binary, int port, @Nullable Path configFile, String... arguments) {
 		try {
 			Path dir = Files.createTempDirectory("baton-redis-" + port);
-			return new RedisProcess(launch(binary, port, dir, arguments), port, binary, dir, arguments);
+			return new RedisProcess(launch(binary, port, dir, configFile, arguments), port, binary, dir, configFile,
+					arguments);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Cannot create a directory for redis-server", ex);
 		}
 	}
 
-	private static Launched launch(Path binary, int port, Path dir, String... arguments) {
+	private static Launched launch(Path binary, int port, Path dir, @Nullable Path configFile, String... arguments) {
 		try {
-			List<String> command = new ArrayList<>(List.of("sh", "-c", GUARDIAN, "baton-redis", binary.toString(),
-					"--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+			List<String> command = new ArrayList<>(List.of("sh", "-c", GUARDIAN, "baton-redis", binary.toString()));
+			if (configFile != null) {
+				command.add(configFile.toString());
+			}
+			command.addAll(List.of("--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
 					"--daemonize", "no", "--dir", dir.toString()));
 			command.addAll(List.of(arguments));
 			Process guardian = new ProcessBuilder(command).redirectErrorStream(true)
@@ -172,7 +193,7 @@ public final class RedisProcess implements LocalRedisServer {
 
 	@Override
 	public void restart() {
-		this.guardian = launch(this.binary, this.port, this.dir, this.arguments).guardian();
+		this.guardian = launch(this.binary, this.port, this.dir, this.configFile, this.arguments).guardian();
 	}
 
 	private void awaitPortFree() {

@@ -1,0 +1,93 @@
+package dev.baton;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.baton.lock.LockLease;
+import dev.baton.lock.RedisLockManager;
+import dev.baton.queue.DelayQueue;
+import dev.baton.queue.annotation.DelayedTask;
+import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
+import dev.baton.queue.listener.DelayedTaskListenerRegistry;
+import dev.baton.queue.redis.RedisDelayQueues;
+import dev.baton.test.LocalRedisSentinel;
+import dev.baton.test.RedisServers;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Locks and delayed tasks behind Redis Sentinel (a primary, a replica, three sentinels), before
+ * and after a {@code SENTINEL FAILOVER}: a lean set of the standalone semantics. What a failover
+ * does to locks and tasks in flight is not measured here.
+ */
+class RedisSentinelTests {
+
+	@Test
+	void locksAndTasksWorkThroughSentinelsAndAgainAfterAFailover() {
+		try (LocalRedisSentinel sentinel = RedisServers.startSentinel()) {
+			LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(
+					new RedisSentinelConfiguration(sentinel.masterName(), Set.copyOf(sentinel.sentinelNodes())));
+			connectionFactory.afterPropertiesSet();
+			connectionFactory.start();
+			Handler handler = new Handler();
+			RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build()).build();
+			GenericApplicationContext consumer = new GenericApplicationContext();
+			consumer.registerBean(DelayedTaskAnnotationBeanPostProcessor.class);
+			consumer.registerBean(DelayedTaskListenerRegistry.class,
+					() -> DelayedTaskListenerRegistry.builder(queues).build());
+			consumer.registerBean(Handler.class, () -> handler);
+			consumer.refresh();
+			try (RedisLockManager locks = RedisLockManager.builder(connectionFactory).build()) {
+				DelayQueue<String> orders = queues.get("orders", String.class);
+				lockAndHandle(locks, orders, handler, "before");
+
+				int primary = sentinel.primaryPort();
+				sentinel.failover();
+				assertThat(sentinel.primaryPort()).isNotEqualTo(primary);
+
+				// Lettuce follows the sentinels to the new primary; the first calls may fail meanwhile
+				await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
+					try (LockLease lease = locks.tryAcquire("report:after", Duration.ZERO).orElseThrow()) {
+						assertThat(lease.isValid()).isTrue();
+					}
+				});
+				lockAndHandle(locks, orders, handler, "after");
+			}
+			finally {
+				consumer.close();
+				queues.close();
+				connectionFactory.destroy();
+			}
+		}
+	}
+
+	private static void lockAndHandle(RedisLockManager locks, DelayQueue<String> orders, Handler handler, String id) {
+		try (LockLease lease = locks.tryAcquire("report:" + id, Duration.ZERO).orElseThrow()) {
+			assertThat(locks.tryAcquire("report:" + id, Duration.ZERO)).isEmpty();
+			assertThat(lease.isValid()).isTrue();
+		}
+		await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+			.until(() -> orders.schedule(id, "payload", Duration.ZERO) || orders.find(id).isEmpty());
+		await().atMost(Duration.ofSeconds(30)).until(() -> handler.handled.contains(id));
+	}
+
+	static class Handler {
+
+		final Set<String> handled = ConcurrentHashMap.newKeySet();
+
+		@DelayedTask(queue = "orders")
+		void handle(String payload, dev.baton.queue.TaskContext task) {
+			this.handled.add(task.id());
+		}
+
+	}
+
+}
