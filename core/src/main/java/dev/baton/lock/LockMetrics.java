@@ -22,6 +22,9 @@ interface LockMetrics {
 	default void lost(String tag) {
 	}
 
+	default void releaseUnconfirmed(String tag) {
+	}
+
 	default void activeLocks(IntSupplier count) {
 	}
 

@@ -45,6 +45,15 @@ final class MicrometerLockMetrics implements LockMetrics {
 		lostCounter(tag).increment();
 	}
 
+	@Override
+	public void releaseUnconfirmed(String tag) {
+		Counter.builder("baton.lock.release.unconfirmed")
+			.description("Releases Redis did not confirm; they are retried until the lease runs out")
+			.tag("lock", tag)
+			.register(this.registry)
+			.increment();
+	}
+
 	private Counter lostCounter(String tag) {
 		return Counter.builder("baton.lock.lost")
 			.description("Locks found expired or taken by someone else while held")

@@ -100,6 +100,8 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 
 	private final LockWatchdog watchdog;
 
+	private final ReleaseRetries releaseRetries;
+
 	private final AtomicBoolean closed = new AtomicBoolean();
 
 	private RedisLockManager(Builder builder) {
@@ -116,6 +118,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 				builder.acquisitionConvention);
 		this.metrics.activeLocks(this.held::size);
 		this.waiters = new LockWaiters(builder.connectionFactory, this.commands, this.ownerPrefix);
+		this.releaseRetries = new ReleaseRetries(this.waiters::releaseInRedis);
 		this.watchdog = new LockWatchdog(this.commands, this.leaseTime, () -> this.held, this::lost, this::forget);
 	}
 
@@ -208,8 +211,19 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	 */
 	boolean release(RedisLockLease lease) {
 		forget(lease);
-		boolean released = this.closed.get() ? this.waiters.releaseInRedis(lease.keys(), lease.owner())
-				: this.waiters.release(lease);
+		boolean released;
+		try {
+			released = this.closed.get() ? this.waiters.releaseInRedis(lease.keys(), lease.owner())
+					: this.waiters.release(lease);
+		}
+		catch (RuntimeException ex) {
+			// Redis may or may not have deleted the lock: retry rather than leave it held for its lease
+			logger.warn("Release of lock '" + lease.name() + "' was not confirmed by Redis (" + ex.getMessage()
+					+ "); retrying until it is or the lease runs out");
+			this.metrics.releaseUnconfirmed(this.metricGroups.tag(lease.group()));
+			this.releaseRetries.retry(lease);
+			throw ex;
+		}
 		if (!released) {
 			reportLost(lease, "its lease ran out before it was released");
 		}
@@ -349,6 +363,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 					+ "they expire with their lease: " + this.held);
 		}
 		this.events.shutdown();
+		this.releaseRetries.close();
 		this.waiters.close();
 	}
 

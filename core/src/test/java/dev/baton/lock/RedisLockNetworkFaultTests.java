@@ -71,6 +71,28 @@ class RedisLockNetworkFaultTests {
 	}
 
 	@Test
+	void releaseWhoseReplyNeverCameIsRetriedInsteadOfLeavingTheLockHeldForItsLease() {
+		RedisLockManager holder = RedisLockManager.builder(this.servers.throughProxy())
+			.leaseTime(Duration.ofSeconds(30))
+			.commandTimeout(Duration.ofMillis(300))
+			.meterRegistry(this.meters)
+			.build();
+		this.resources.add(holder);
+		LockLease lease = holder.tryAcquire("report", Duration.ZERO).orElseThrow();
+
+		this.servers.proxy().blackHole();
+		assertThatExceptionOfType(LockUnavailableException.class).isThrownBy(lease::release);
+		this.servers.proxy().heal();
+
+		// Without a retry the key would stay until its 30 s lease ran out
+		long start = System.nanoTime();
+		assertThat(otherInstance().tryAcquire("report", Duration.ofSeconds(10))).isPresent();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+		assertThat(this.meters.get("baton.lock.release.unconfirmed").tag("lock", "report").counter().count())
+			.isOne();
+	}
+
+	@Test
 	void holderCutOffFromRedisLearnsThatItLostTheLockWhileStillCutOff() {
 		RedisLockManager holder = holder();
 		LockLease lease = holder.tryAcquire(LockRequest.of("settlement:1").build()).orElseThrow();
