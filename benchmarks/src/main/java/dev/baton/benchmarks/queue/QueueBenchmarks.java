@@ -7,6 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntFunction;
 
 import dev.baton.benchmarks.BenchmarkSettings;
 import dev.baton.benchmarks.support.CommandCensus;
@@ -101,15 +102,22 @@ public final class QueueBenchmarks {
 		}
 	}
 
-	private void enqueue(QueueImplementation implementation) {
-		int warmup = warmupTasks();
-		enqueueRun(implementation, warmup);
+	/** A warm-up run of {@link #warmupTasks()} tasks, then the measured runs, each logged. */
+	private List<Metrics> measuredRuns(QueueImplementation implementation, String scenario,
+			IntFunction<Metrics> run) {
+		run.apply(warmupTasks());
 		List<Metrics> runs = new ArrayList<>();
 		for (int i = 0; i < this.settings.runs(); i++) {
-			Metrics run = enqueueRun(implementation, this.settings.tasks());
-			log(implementation, "enqueue", i, run);
-			runs.add(run);
+			Metrics metrics = run.apply(this.settings.tasks());
+			log(implementation, scenario, i, metrics);
+			runs.add(metrics);
 		}
+		return runs;
+	}
+
+	private void enqueue(QueueImplementation implementation) {
+		int warmup = warmupTasks();
+		List<Metrics> runs = measuredRuns(implementation, "enqueue", (tasks) -> enqueueRun(implementation, tasks));
 		Metrics medians = Metrics.medians(runs);
 		medians.put("round trips/task single", enqueueCensus(implementation, warmup));
 		this.enqueue.add(implementation.name(), medians,
@@ -205,14 +213,8 @@ public final class QueueBenchmarks {
 	 * claim and acknowledgement).
 	 */
 	private void spreadDrain(QueueImplementation implementation) {
-		int warmupTasks = warmupTasks();
-		spreadDrainRun(implementation, warmupTasks);
-		List<Metrics> runs = new ArrayList<>();
-		for (int i = 0; i < this.settings.runs(); i++) {
-			Metrics run = spreadDrainRun(implementation, this.settings.tasks());
-			log(implementation, "spread drain", i, run);
-			runs.add(run);
-		}
+		List<Metrics> runs = measuredRuns(implementation, "spread drain",
+				(tasks) -> spreadDrainRun(implementation, tasks));
 		this.spreadDrain.add(implementation.name(), Metrics.medians(runs),
 				"tasks/s per run " + Metrics.spread(runs, "tasks/s"));
 	}
