@@ -1,26 +1,11 @@
 package dev.baton.contract;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-
 /** The queue contract on a Redis Cluster of 3 primaries. */
 class ClusterQueueContractTests extends QueueContractTests {
 
-	private static RedisBackend backend;
-
-	@BeforeAll
-	static void start() {
-		backend = RedisBackend.cluster();
-	}
-
-	@AfterAll
-	static void stop() throws Exception {
-		backend.close();
-	}
-
 	@Override
-	RedisBackend backend() {
-		return backend;
+	RedisBackend startBackend() {
+		return RedisBackend.cluster();
 	}
 
 }

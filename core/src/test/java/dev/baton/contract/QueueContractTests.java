@@ -14,9 +14,13 @@ import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 import dev.baton.queue.listener.ListenerSettings;
 import dev.baton.queue.redis.RedisDelayQueues;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestInstance.Lifecycle;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.support.GenericApplicationContext;
@@ -30,23 +34,38 @@ import static org.awaitility.Awaitility.await;
  * instance consumes, another produces; the consumer polls only once a minute, so tasks run
  * quickly only if wake-ups cross the deployment's pub/sub.
  */
+@TestInstance(Lifecycle.PER_CLASS)
 abstract class QueueContractTests {
 
 	/** Queues named so that on a cluster they land on more than one primary. */
 	static final List<String> QUEUES = List.of("orders", "invoices", "emails");
 
-	private final Handlers handlers = new Handlers();
-
 	private final List<AutoCloseable> instances = new ArrayList<>();
+
+	private RedisBackend backend;
+
+	private Handlers handlers;
 
 	private RedisDelayQueues producer;
 
-	/** The deployment, shared by the subclass's tests. */
-	abstract RedisBackend backend();
+	/** Starts the deployment, shared by the subclass's tests. */
+	abstract RedisBackend startBackend();
+
+	@BeforeAll
+	void start() {
+		this.backend = startBackend();
+	}
+
+	@AfterAll
+	void stop() throws Exception {
+		this.backend.close();
+	}
 
 	@BeforeEach
 	void startInstances() {
-		RedisConnectionFactory consumerConnection = backend().connect();
+		this.handlers = new Handlers();
+		Handlers handlers = this.handlers;
+		RedisConnectionFactory consumerConnection = this.backend.connect();
 		RedisDelayQueues consumerQueues = RedisDelayQueues.builder(consumerConnection, JsonMapper.builder().build())
 			.keyPrefix(prefix())
 			.build();
@@ -56,11 +75,11 @@ abstract class QueueContractTests {
 			.settings((queue) -> new ListenerSettings(2, ListenerSettings.DEFAULTS.backoff(), Duration.ofSeconds(30),
 					32, 0, Duration.ofSeconds(60), Duration.ofSeconds(2)))
 			.build());
-		consumer.registerBean(Handlers.class, () -> this.handlers);
+		consumer.registerBean(Handlers.class, () -> handlers);
 		consumer.refresh();
 		this.instances.add(consumer::close);
 		this.instances.add(consumerQueues);
-		this.producer = RedisDelayQueues.builder(backend().connect(), JsonMapper.builder().build())
+		this.producer = RedisDelayQueues.builder(this.backend.connect(), JsonMapper.builder().build())
 			.keyPrefix(prefix())
 			.build();
 		this.instances.add(this.producer);
@@ -68,7 +87,7 @@ abstract class QueueContractTests {
 
 	/** Keys of their own per test, so that tests need not empty the deployment. */
 	private String prefix() {
-		return "contract:" + System.identityHashCode(this) + ":";
+		return "contract:" + System.identityHashCode(this.handlers) + ":";
 	}
 
 	@AfterEach
@@ -76,6 +95,7 @@ abstract class QueueContractTests {
 		for (AutoCloseable instance : this.instances) {
 			instance.close();
 		}
+		this.instances.clear();
 	}
 
 	@Test
