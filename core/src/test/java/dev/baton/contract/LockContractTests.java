@@ -13,12 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.baton.lock.LockLease;
 import dev.baton.lock.RedisLockManager;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestInstance.Lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -27,28 +23,12 @@ import static org.awaitility.Awaitility.await;
  * What locks promise on every Redis deployment; each backend's subclass runs it. Names are
  * spread so that on a cluster they land on every primary.
  */
-@TestInstance(Lifecycle.PER_CLASS)
-abstract class LockContractTests {
+abstract class LockContractTests extends ContractSuite {
 
 	private final List<RedisLockManager> instances = new ArrayList<>();
 
-	private RedisBackend backend;
-
-	/** Starts the deployment, shared by the subclass's tests. */
-	abstract RedisBackend startBackend();
-
-	@BeforeAll
-	void start() {
-		this.backend = startBackend();
-	}
-
-	@AfterAll
-	void stop() throws Exception {
-		this.backend.close();
-	}
-
 	private RedisLockManager instance(Duration leaseTime) {
-		RedisLockManager manager = RedisLockManager.builder(this.backend.connect()).leaseTime(leaseTime).build();
+		RedisLockManager manager = RedisLockManager.builder(backend().connect()).leaseTime(leaseTime).build();
 		this.instances.add(manager);
 		return manager;
 	}

@@ -14,13 +14,9 @@ import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 import dev.baton.queue.listener.ListenerSettings;
 import dev.baton.queue.redis.RedisDelayQueues;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestInstance.Lifecycle;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.support.GenericApplicationContext;
@@ -34,38 +30,22 @@ import static org.awaitility.Awaitility.await;
  * instance consumes, another produces; the consumer polls only once a minute, so tasks run
  * quickly only if wake-ups cross the deployment's pub/sub.
  */
-@TestInstance(Lifecycle.PER_CLASS)
-abstract class QueueContractTests {
+abstract class QueueContractTests extends ContractSuite {
 
 	/** Queues named so that on a cluster they land on more than one primary. */
 	static final List<String> QUEUES = List.of("orders", "invoices", "emails");
 
 	private final List<AutoCloseable> instances = new ArrayList<>();
 
-	private RedisBackend backend;
-
 	private Handlers handlers;
 
 	private RedisDelayQueues producer;
-
-	/** Starts the deployment, shared by the subclass's tests. */
-	abstract RedisBackend startBackend();
-
-	@BeforeAll
-	void start() {
-		this.backend = startBackend();
-	}
-
-	@AfterAll
-	void stop() throws Exception {
-		this.backend.close();
-	}
 
 	@BeforeEach
 	void startInstances() {
 		this.handlers = new Handlers();
 		Handlers handlers = this.handlers;
-		RedisConnectionFactory consumerConnection = this.backend.connect();
+		RedisConnectionFactory consumerConnection = backend().connect();
 		RedisDelayQueues consumerQueues = RedisDelayQueues.builder(consumerConnection, JsonMapper.builder().build())
 			.keyPrefix(prefix())
 			.build();
@@ -79,7 +59,7 @@ abstract class QueueContractTests {
 		consumer.refresh();
 		this.instances.add(consumer::close);
 		this.instances.add(consumerQueues);
-		this.producer = RedisDelayQueues.builder(this.backend.connect(), JsonMapper.builder().build())
+		this.producer = RedisDelayQueues.builder(backend().connect(), JsonMapper.builder().build())
 			.keyPrefix(prefix())
 			.build();
 		this.instances.add(this.producer);

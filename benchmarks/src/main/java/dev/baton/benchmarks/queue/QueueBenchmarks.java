@@ -244,16 +244,21 @@ public final class QueueBenchmarks {
 			LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
 			long cpu = CpuClock.processCpuNanos() - cpuBefore;
 			Snapshot after = this.probe.snapshot();
-			int handled = Math.max(1, tracker.handled());
-			double seconds = (end - start) / 1e9;
-			return new Metrics().put("tasks/s", tracker.handled() / seconds)
-				.put("drain s", seconds)
-				.put("missing", tracker.missing())
-				.put("duplicates", tracker.duplicates())
-				.put("Redis cmds/task", (double) after.commandsSince(before) / handled)
-				.put("Redis CPU µs/task", after.cpuSecondsSince(before) * 1e6 / handled)
-				.put("client CPU µs/task", cpu / 1e3 / handled);
+			return drainMetrics(tracker, (end - start) / 1e9, before, after, cpu);
 		}
+	}
+
+	/** The figures of a drain that took {@code seconds}, with Redis's and this JVM's costs per task. */
+	private static Metrics drainMetrics(TaskTracker tracker, double seconds, Snapshot before, Snapshot after,
+			long cpuNanos) {
+		int handled = Math.max(1, tracker.handled());
+		return new Metrics().put("tasks/s", tracker.handled() / seconds)
+			.put("drain s", seconds)
+			.put("missing", tracker.missing())
+			.put("duplicates", tracker.duplicates())
+			.put("Redis cmds/task", (double) after.commandsSince(before) / handled)
+			.put("Redis CPU µs/task", after.cpuSecondsSince(before) * 1e6 / handled)
+			.put("client CPU µs/task", cpuNanos / 1e3 / handled);
 	}
 
 	/** Time to store the tasks at the rate seen in the warm-up, with a margin. */
@@ -284,20 +289,13 @@ public final class QueueBenchmarks {
 			LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
 			long cpu = CpuClock.processCpuNanos() - cpuBefore;
 			Snapshot after = this.probe.snapshot();
-			int handled = Math.max(1, tracker.handled());
 			if (monitor != null) {
-				double roundTrips = monitor.per(handled).clientCommandsPerOperation();
+				double roundTrips = monitor.per(Math.max(1, tracker.handled())).clientCommandsPerOperation();
 				monitor.close();
 				return new Drained(new Metrics().put("round trips/task", roundTrips), fillEnd - fillStart, "");
 			}
 			double seconds = (end - dueNanos) / 1e9;
-			Metrics metrics = new Metrics().put("tasks/s", tracker.handled() / seconds)
-				.put("drain s", seconds)
-				.put("missing", tracker.missing())
-				.put("duplicates", tracker.duplicates())
-				.put("Redis cmds/task", (double) after.commandsSince(before) / handled)
-				.put("Redis CPU µs/task", after.cpuSecondsSince(before) * 1e6 / handled)
-				.put("client CPU µs/task", cpu / 1e3 / handled);
+			Metrics metrics = drainMetrics(tracker, seconds, before, after, cpu);
 			String note = "";
 			if (fillEnd > dueNanos) {
 				note = "storing overran the due instant by " + (fillEnd - dueNanos) / 1_000_000 + " ms";
