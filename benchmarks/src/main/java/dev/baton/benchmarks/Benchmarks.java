@@ -14,6 +14,7 @@ import java.util.Locale;
 import dev.baton.benchmarks.lock.LockBenchmarks;
 import dev.baton.benchmarks.lock.LockChild;
 import dev.baton.benchmarks.lock.LockImplementations;
+import dev.baton.benchmarks.queue.FailoverBenchmarks;
 import dev.baton.benchmarks.queue.QueueBenchmarks;
 import dev.baton.benchmarks.queue.QueueImplementations;
 import dev.baton.benchmarks.support.RedisProbe;
@@ -42,8 +43,13 @@ public final class Benchmarks {
 			LockChild.main(Arrays.copyOfRange(arguments, 1, arguments.length));
 			return;
 		}
+		if (arguments.length > 0 && arguments[0].equals("failover")) {
+			// Runs its own Sentinel set: no server or options of the other scenarios
+			System.out.println(FailoverBenchmarks.run().toMarkdown());
+			System.exit(0);
+		}
 		if (arguments.length == 0 || !List.of("locks", "queue", "all").contains(arguments[0])) {
-			System.err.println("Usage: java -jar baton-benchmarks.jar locks|queue|all [--runs=3] [--warmup=2s] "
+			System.err.println("Usage: java -jar baton-benchmarks.jar locks|queue|all|failover [--runs=3] [--warmup=2s] "
 					+ "[--duration=3s] [--only=redisson,baton,...] [--tasks=100000] [--redis=redis://host:port] ...");
 			System.exit(2);
 		}

@@ -1,0 +1,244 @@
+package dev.baton.benchmarks.queue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAccumulator;
+
+import dev.baton.benchmarks.support.Metrics;
+import dev.baton.benchmarks.support.Table;
+import dev.baton.lock.LockLease;
+import dev.baton.lock.RedisLockManager;
+import dev.baton.test.LocalRedisSentinel;
+import dev.baton.test.LocalRedisServer;
+import dev.baton.test.RedisServers;
+
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * What a Sentinel failover does to Baton's locks and tasks while they are in use: a primary, a
+ * replica and three sentinels ({@code down-after-milliseconds} 1000), one Baton application with
+ * a {@code @DelayedTask} handler (4 consumers) and a producer scheduling 1,000 tasks/s for 10 s,
+ * and 4 threads taking and releasing 20 lock names; 3 s in, the fault. Settings are the
+ * defaults of Baton, Spring Boot and Lettuce.
+ */
+public final class FailoverBenchmarks {
+
+	private static final int TASKS = 10_000;
+
+	private static final Duration FAULT_AT = Duration.ofSeconds(3);
+
+	private static final int LOCK_NAMES = 20;
+
+	/** A fault to inject. */
+	public enum Fault {
+
+		/** {@code SENTINEL FAILOVER}: the primary steps down in order. */
+		SENTINEL_FAILOVER,
+
+		/** {@code kill -9} of the primary. */
+		PRIMARY_KILLED
+
+	}
+
+	private FailoverBenchmarks() {
+	}
+
+	/**
+	 * Runs every fault once.
+	 * @return the result table
+	 */
+	public static Table run() {
+		Table table = new Table("Failover behind Sentinel: " + TASKS + " tasks at 1,000/s, 4 threads on "
+				+ LOCK_NAMES + " lock names, fault " + FAULT_AT.toSeconds() + " s in",
+				List.of("missing", "duplicates", "schedule errors", "lock calls", "lock errors", "errors for ms",
+						"longest a name was unavailable ms", "all tasks handled after s"));
+		for (Fault fault : Fault.values()) {
+			System.out.println("  failover " + fault + "...");
+			Metrics metrics = run(fault);
+			System.out.println("  failover " + fault + ": " + metrics);
+			table.add(fault.name().toLowerCase(Locale.ROOT).replace('_', ' '), metrics, "");
+		}
+		return table;
+	}
+
+	private static Metrics run(Fault fault) {
+		try (LocalRedisSentinel sentinel = RedisServers.startSentinel()) {
+			LocalRedisServer primary = sentinel.dataNodes().get(0);
+			TaskTracker tracker = new TaskTracker(TASKS);
+			String[] settings = { "spring.data.redis.sentinel.master=" + sentinel.masterName(),
+					"spring.data.redis.sentinel.nodes=" + String.join(",", sentinel.sentinelNodes()) };
+			QueueClient client = BatonQueueClient.withSettings(settings)
+				.connect("redis://" + primary.host() + ":" + primary.port(), "bench", 4, tracker);
+			LettuceConnectionFactory lockConnection = new LettuceConnectionFactory(
+					new RedisSentinelConfiguration(sentinel.masterName(), Set.copyOf(sentinel.sentinelNodes())));
+			lockConnection.afterPropertiesSet();
+			lockConnection.start();
+			RedisLockManager locks = RedisLockManager.builder(lockConnection).build();
+			LockLoad lockLoad = new LockLoad(locks);
+			long start = System.nanoTime();
+			try {
+				lockLoad.start();
+				int scheduleErrors = produce(client, () -> inject(fault, sentinel, primary), start);
+				boolean all = tracker.awaitAll(System.nanoTime() + TimeUnit.SECONDS.toNanos(90));
+				double handledAfter = ((all ? tracker.lastHandledNanos() : System.nanoTime()) - start) / 1e9;
+				lockLoad.stop();
+				return new Metrics().put("missing", tracker.missing())
+					.put("duplicates", tracker.duplicates())
+					.put("schedule errors", scheduleErrors)
+					.put("lock calls", lockLoad.calls.get())
+					.put("lock errors", lockLoad.errors.get())
+					.put("errors for ms", lockLoad.errorWindowMillis())
+					.put("longest a name was unavailable ms", lockLoad.longestGapMillis())
+					.put("all tasks handled after s", handledAfter);
+			}
+			finally {
+				lockLoad.stop();
+				locks.close();
+				client.close();
+				lockConnection.destroy();
+			}
+		}
+	}
+
+	private static void inject(Fault fault, LocalRedisSentinel sentinel, LocalRedisServer primary) {
+		if (fault == Fault.SENTINEL_FAILOVER) {
+			sentinel.failover();
+		}
+		else {
+			primary.kill();
+		}
+	}
+
+	/** Schedules the tasks at 1,000/s, each retried until stored; returns how many calls failed. */
+	private static int produce(QueueClient client, Runnable fault, long start) {
+		int errors = 0;
+		boolean injected = false;
+		for (int id = 0; id < TASKS; id++) {
+			long dueAt = start + TimeUnit.MILLISECONDS.toNanos(id);
+			while (System.nanoTime() < dueAt) {
+				Thread.onSpinWait();
+			}
+			if (!injected && System.nanoTime() - start >= FAULT_AT.toNanos()) {
+				injected = true;
+				Thread faultThread = new Thread(fault, "failover-fault");
+				faultThread.start();
+			}
+			while (true) {
+				try {
+					client.schedule(String.valueOf(id), TaskTracker.payload(id, TaskTracker.wallMicros()), Duration.ZERO);
+					break;
+				}
+				catch (RuntimeException ex) {
+					if (ex.getMessage() != null && ex.getMessage().contains("already scheduled")) {
+						// An earlier attempt was stored after all
+						break;
+					}
+					errors++;
+					sleep(50);
+				}
+			}
+		}
+		return errors;
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** Threads that take and release lock names all the time, noting failures and gaps. */
+	private static final class LockLoad {
+
+		private final RedisLockManager locks;
+
+		private final ExecutorService threads = Executors.newFixedThreadPool(4);
+
+		private final AtomicBoolean running = new AtomicBoolean(true);
+
+		final AtomicInteger calls = new AtomicInteger();
+
+		final AtomicInteger errors = new AtomicInteger();
+
+		private final AtomicLong firstError = new AtomicLong();
+
+		private final LongAccumulator lastError = new LongAccumulator(Math::max, 0);
+
+		private final Map<String, Long> lastAcquired = new ConcurrentHashMap<>();
+
+		private final LongAccumulator longestGap = new LongAccumulator(Math::max, 0);
+
+		LockLoad(RedisLockManager locks) {
+			this.locks = locks;
+		}
+
+		void start() {
+			for (int t = 0; t < 4; t++) {
+				int seed = t;
+				this.threads.execute(() -> {
+					for (int i = seed; this.running.get(); i++) {
+						take("name-" + (i % LOCK_NAMES));
+					}
+				});
+			}
+		}
+
+		private void take(String name) {
+			this.calls.incrementAndGet();
+			try {
+				try (LockLease lease = this.locks.tryAcquire(name, Duration.ofMillis(100)).orElse(null)) {
+					if (lease != null) {
+						long now = System.nanoTime();
+						Long previous = this.lastAcquired.put(name, now);
+						if (previous != null) {
+							this.longestGap.accumulate(now - previous);
+						}
+					}
+				}
+			}
+			catch (RuntimeException ex) {
+				long now = System.nanoTime();
+				this.errors.incrementAndGet();
+				this.firstError.compareAndSet(0, now);
+				this.lastError.accumulate(now);
+				sleep(20);
+			}
+		}
+
+		void stop() {
+			this.running.set(false);
+			this.threads.shutdown();
+			try {
+				this.threads.awaitTermination(10, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+
+		double errorWindowMillis() {
+			long first = this.firstError.get();
+			return (first == 0) ? 0 : (this.lastError.get() - first) / 1e6;
+		}
+
+		double longestGapMillis() {
+			return this.longestGap.get() / 1e6;
+		}
+
+	}
+
+}
