@@ -26,9 +26,9 @@ for n, id in ipairs(ids) do
 	local due = string.format('%.0f', math.max(0, tonumber(waiting[2 * n]) - by))
 	local meta = oldMetas[n]
 	if meta then
-		local scheduled, rest = string.match(meta, '^(%d+)|%d+|(.*)$')
+		local scheduled, _, attempt, token, sequence, trace = parseMeta(meta)
 		metas[#metas + 1] = id
-		metas[#metas + 1] = scheduled .. '|' .. due .. '|' .. rest
+		metas[#metas + 1] = formatMeta(scheduled, due, attempt, token, sequence, trace)
 	end
 	scores[#scores + 1] = due
 	scores[#scores + 1] = member

@@ -6,7 +6,8 @@ local meta = redis.call('HGET', KEYS[3], ARGV[1])
 if not meta then
 	return 0
 end
-local member = string.match(meta, '^%d+|%d+|%d+|%d+|(%d+)') .. ARGV[1]
+local _, _, _, _, sequence = parseMeta(meta)
+local member = sequence .. ARGV[1]
 if redis.call('ZREM', KEYS[1], member) == 0 then
 	return 0
 end

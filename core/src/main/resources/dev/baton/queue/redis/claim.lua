@@ -23,7 +23,7 @@ if #expired > 0 then
 	local requeued = {}
 	for i, id in ipairs(expired) do
 		if metas[i] then
-			local due, member = string.match(metas[i], '^%d+|(%d+)|%d+|%d+|(%d+)')
+			local _, due, _, _, member = parseMeta(metas[i])
 			requeued[#requeued + 1] = due
 			requeued[#requeued + 1] = member .. id
 		end
@@ -55,9 +55,9 @@ if count > 0 then
 			broken[#broken + 1] = id
 		end
 		if metas[i] and payloads[i] then
-			local scheduled, due, attempt, _, order, trace = string.match(metas[i], '^(%d+)|(%d+)|(%d+)|(%d+)|(%d+)(.*)$')
+			local scheduled, due, attempt, _, order, trace = parseMeta(metas[i])
 			sequence = sequence + 1
-			local meta = string.format('%s|%s|%.0f|%.0f|%s%s', scheduled, due, tonumber(attempt) + 1, sequence, order, trace)
+			local meta = formatMeta(scheduled, due, tonumber(attempt) + 1, sequence, order, trace)
 			newMetas[#newMetas + 1] = id
 			newMetas[#newMetas + 1] = meta
 			inFlight[#inFlight + 1] = deadline

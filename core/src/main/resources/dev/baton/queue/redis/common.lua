@@ -19,3 +19,15 @@ local function hmgetInSlices(key, fields)
 	end
 	return values
 end
+
+-- A task's meta: "scheduledAt|dueAt|attempt|token|sequence" (times in epoch milliseconds of the
+-- Redis clock, the sequence in 16 digits), then the trace context of its scheduling: '' or '|'
+-- and its fields. Every rewrite keeps the trace context as it is.
+local function parseMeta(meta)
+	return string.match(meta, '^(%d+)|(%d+)|(%d+)|(%d+)|(%d+)(.*)$')
+end
+
+local function formatMeta(scheduled, due, attempt, token, sequence, trace)
+	return string.format('%.0f|%.0f|%.0f|%.0f|%s%s', tonumber(scheduled), tonumber(due), tonumber(attempt),
+		tonumber(token), sequence, trace)
+end

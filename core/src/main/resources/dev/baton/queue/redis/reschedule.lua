@@ -10,7 +10,7 @@ local meta = redis.call('HGET', KEYS[2], id)
 if not meta then
 	return 0
 end
-local scheduled, attempt, token, member, trace = string.match(meta, '^(%d+)|%d+|(%d+)|(%d+)|(%d+)(.*)$')
+local scheduled, _, attempt, token, member, trace = parseMeta(meta)
 if redis.call('ZREM', KEYS[1], member .. id) == 0 then
 	return 0
 end
@@ -19,7 +19,7 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local due = now + tonumber(ARGV[2])
 member = string.format('%016.0f', redis.call('INCR', KEYS[3]))
 local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-redis.call('HSET', KEYS[2], id, string.format('%s|%.0f|%s|%s|%s%s', scheduled, due, attempt, token, member, trace))
+redis.call('HSET', KEYS[2], id, formatMeta(scheduled, due, attempt, token, member, trace))
 redis.call('ZADD', KEYS[1], string.format('%.0f', due), member .. id)
 if head[2] == nil or due < tonumber(head[2]) then
 	redis.call('PUBLISH', KEYS[4], 'wake')

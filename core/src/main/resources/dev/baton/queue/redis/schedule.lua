@@ -7,8 +7,7 @@
 -- ARGV[1] 'delay' (times are milliseconds from now, Redis time) or 'at' (epoch milliseconds)
 -- ARGV[2] the trace context of the scheduling, '' or '|' followed by its fields, kept in each meta
 -- ARGV[3..] triples: id, payload JSON, time
--- Meta: "scheduledAt|dueAt|attempt|token|sequence" and the trace context, times in epoch
---   milliseconds
+-- Meta: see parseMeta in common.lua
 -- Returns: one integer per task, 1 if scheduled, 0 if its id was taken
 redis.replicate_commands()
 local time = redis.call('TIME')
@@ -20,7 +19,6 @@ local relative = ARGV[1] == 'delay'
 -- Reserve one sequence number per task up front (ids that turn out to be taken leave gaps).
 local taskCount = (#ARGV - 2) / 3
 local sequence = redis.call('INCRBY', KEYS[4], taskCount) - taskCount
-local scheduledAt = string.format('%.0f|', now)
 local wake = false
 local metas = {}
 local waiting = {}
@@ -37,7 +35,7 @@ for i = 3, #ARGV, 3 do
 		local member = string.format('%016.0f', sequence)
 		local dueText = string.format('%.0f', due)
 		metas[#metas + 1] = id
-		metas[#metas + 1] = scheduledAt .. dueText .. '|0|0|' .. member .. trace
+		metas[#metas + 1] = formatMeta(now, due, 0, 0, member, trace)
 		waiting[#waiting + 1] = dueText
 		waiting[#waiting + 1] = member .. id
 		if earliest == nil or due < earliest then

@@ -42,7 +42,7 @@ local results = {}
 for n, id in ipairs(ids) do
 	local scheduled, due, attempt, token, member, trace
 	if metas[n] then
-		scheduled, due, attempt, token, member, trace = string.match(metas[n], '^(%d+)|(%d+)|(%d+)|(%d+)|(%d+)(.*)$')
+		scheduled, due, attempt, token, member, trace = parseMeta(metas[n])
 	end
 	local current = token == ARGV[n * 2 + 2]
 	if current and action == 'extend' then
@@ -69,7 +69,7 @@ for n, id in ipairs(ids) do
 			due = tonumber(due)
 			attempt = tonumber(attempt) - 1
 		end
-		redis.call('HSET', KEYS[3], id, string.format('%s|%.0f|%.0f|%s|%s%s', scheduled, due, attempt, token, member, trace))
+		redis.call('HSET', KEYS[3], id, formatMeta(scheduled, due, attempt, token, member, trace))
 		redis.call('ZADD', KEYS[1], string.format('%.0f', due), member .. id)
 		if earliest == nil or due < earliest then
 			wake = true
