@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToIntFunction;
 
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.TaskContext;
@@ -35,6 +36,13 @@ abstract class QueueContractTests extends ContractSuite {
 	/** Queues named so that on a cluster they land on more than one primary. */
 	static final List<String> QUEUES = List.of("orders", "invoices", "emails");
 
+	/** Two of the queues are partitioned, so that the contract holds across partitions too. */
+	static final ToIntFunction<String> PARTITIONS = (name) -> switch (name) {
+		case "orders" -> 12;
+		case "invoices" -> 3;
+		default -> 1;
+	};
+
 	private final List<AutoCloseable> instances = new ArrayList<>();
 
 	private Handlers handlers;
@@ -48,6 +56,7 @@ abstract class QueueContractTests extends ContractSuite {
 		RedisConnectionFactory consumerConnection = backend().connect();
 		RedisDelayQueues consumerQueues = RedisDelayQueues.builder(consumerConnection, JsonMapper.builder().build())
 			.keyPrefix(prefix())
+			.partitions(PARTITIONS)
 			.build();
 		GenericApplicationContext consumer = new GenericApplicationContext();
 		consumer.registerBean(DelayedTaskAnnotationBeanPostProcessor.class);
@@ -61,12 +70,13 @@ abstract class QueueContractTests extends ContractSuite {
 		this.instances.add(consumerQueues);
 		this.producer = RedisDelayQueues.builder(backend().connect(), JsonMapper.builder().build())
 			.keyPrefix(prefix())
+			.partitions(PARTITIONS)
 			.build();
 		this.instances.add(this.producer);
 	}
 
 	/** Keys of their own per test, so that tests need not empty the deployment. */
-	private String prefix() {
+	String prefix() {
 		return "contract:" + System.identityHashCode(this.handlers) + ":";
 	}
 
@@ -76,6 +86,11 @@ abstract class QueueContractTests extends ContractSuite {
 			instance.close();
 		}
 		this.instances.clear();
+	}
+
+	/** The producing instance's queues. */
+	RedisDelayQueues producer() {
+		return this.producer;
 	}
 
 	@Test

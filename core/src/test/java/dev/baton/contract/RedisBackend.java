@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 
 import dev.baton.test.LocalRedisCluster;
+import dev.baton.test.LocalRedisServer;
 import dev.baton.test.LocalRedisSentinel;
 import dev.baton.test.RedisServer;
 import dev.baton.test.RedisServers;
@@ -25,29 +26,38 @@ final class RedisBackend implements AutoCloseable {
 
 	private final AutoCloseable deployment;
 
+	private final List<LocalRedisServer> primaries;
+
 	private final List<LettuceConnectionFactory> connections = new ArrayList<>();
 
-	private RedisBackend(RedisConfiguration configuration, AutoCloseable deployment) {
+	private RedisBackend(RedisConfiguration configuration, AutoCloseable deployment,
+			List<LocalRedisServer> primaries) {
 		this.configuration = configuration;
 		this.deployment = deployment;
+		this.primaries = primaries;
 	}
 
 	static RedisBackend standalone() {
 		RedisServer server = RedisServers.shared();
 		// The shared server outlives the suite
 		return new RedisBackend(new RedisStandaloneConfiguration(server.host(), server.port()), () -> {
-		});
+		}, List.of());
 	}
 
 	static RedisBackend cluster() {
 		LocalRedisCluster cluster = RedisServers.startCluster(3);
-		return new RedisBackend(new RedisClusterConfiguration(cluster.nodes()), cluster);
+		return new RedisBackend(new RedisClusterConfiguration(cluster.nodes()), cluster, cluster.primaries());
 	}
 
 	static RedisBackend sentinel() {
 		LocalRedisSentinel sentinel = RedisServers.startSentinel();
 		return new RedisBackend(new RedisSentinelConfiguration(sentinel.masterName(),
-				Set.copyOf(sentinel.sentinelNodes())), sentinel);
+				Set.copyOf(sentinel.sentinelNodes())), sentinel, List.of());
+	}
+
+	/** The primaries of a cluster, empty for other deployments. */
+	List<LocalRedisServer> primaries() {
+		return this.primaries;
 	}
 
 	/** A new connection factory: one instance of the application. */

@@ -52,6 +52,7 @@ public final class BatonQueueAutoConfiguration {
 			.visibilityTimeout(properties.getVisibilityTimeout())
 			.deadLetterRetention(properties::deadLetterRetention)
 			.strictPayloads(properties::strictPayloads)
+			.partitions(properties::partitions)
 			// Declared or consumed queues get meters; dynamic names leave nothing behind.
 			.knownQueues((name) -> beanFactory.containsBean(DelayQueueBeanRegistrar.beanName(name))
 					|| listenerRegistry.getIfAvailable() != null

@@ -7,6 +7,7 @@ import java.util.Map;
 import dev.baton.queue.listener.BackoffPolicy;
 import dev.baton.queue.listener.InvalidListenerSettingException;
 import dev.baton.queue.listener.ListenerSettings;
+import dev.baton.queue.redis.RedisDelayQueues;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -232,6 +233,22 @@ public class BatonQueueProperties {
 		return (queue != null) ? queue.getConcurrency() : null;
 	}
 
+	/**
+	 * How many partitions one queue is spread over.
+	 * @param name the queue name
+	 * @return the partitions, 1 unless configured
+	 * @throws InvalidQueueSettingException naming the property if the count is out of range
+	 */
+	public int partitions(String name) {
+		Queue queue = this.queues.get(name);
+		int partitions = (queue != null && queue.getPartitions() != null) ? queue.getPartitions() : 1;
+		if (partitions < 1 || partitions > RedisDelayQueues.MAX_PARTITIONS) {
+			throw new InvalidQueueSettingException(name, "baton.queue.queues." + name + ".partitions",
+					"must be between 1 and " + RedisDelayQueues.MAX_PARTITIONS + ", not " + partitions, null);
+		}
+		return partitions;
+	}
+
 	private static <V> V or(@Nullable V value, V fallback) {
 		return (value != null) ? value : fallback;
 	}
@@ -364,6 +381,21 @@ public class BatonQueueProperties {
 
 		/** Whether this queue reads its payloads strictly (see baton.queue.strict-payloads). */
 		private @Nullable Boolean strictPayloads;
+
+		/**
+		 * Hash slots the queue's tasks are spread over, each holding the tasks whose ids fall in it,
+		 * so that one queue can use every shard of a Redis Cluster. Can change only while the queue is
+		 * empty.
+		 */
+		private @Nullable Integer partitions;
+
+		public @Nullable Integer getPartitions() {
+			return this.partitions;
+		}
+
+		public void setPartitions(@Nullable Integer partitions) {
+			this.partitions = partitions;
+		}
 
 		public @Nullable Boolean getStrictPayloads() {
 			return this.strictPayloads;

@@ -1,5 +1,7 @@
 package dev.baton.autoconfigure.queue;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A {@code baton.queue.*} property whose value is out of range, with the property's name as the
  * configuration spells it.
@@ -13,9 +15,9 @@ public class InvalidQueueSettingException extends IllegalArgumentException {
 	 * @param queue the queue whose settings are invalid
 	 * @param property the property, e.g. {@code baton.queue.queues.orders.visibility-timeout}
 	 * @param problem what is wrong with its value
-	 * @param cause the exception that found it
+	 * @param cause the exception that found it, if any
 	 */
-	public InvalidQueueSettingException(String queue, String property, String problem, Throwable cause) {
+	public InvalidQueueSettingException(String queue, String property, String problem, @Nullable Throwable cause) {
 		super("Invalid setting of queue '" + queue + "': " + property + " " + problem, cause);
 		this.property = property;
 	}

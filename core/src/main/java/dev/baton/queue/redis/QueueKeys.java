@@ -3,8 +3,10 @@ package dev.baton.queue.redis;
 import java.util.List;
 
 /**
- * The Redis keys of one queue, all under the hash tag {@code {name}} so that a queue lives in one
- * cluster slot and every script can touch all of them.
+ * The Redis keys of one queue, or of one partition of a partitioned queue, all under one hash tag
+ * so that they live in one cluster slot and every script can touch all of them: {@code {name}}
+ * for an unpartitioned queue and the first partition, {@code {name#k}} for partition k (whose
+ * keys also carry {@code :pk:}, so that they cannot be those of a queue named {@code name#k}).
  *
  * @param due waiting tasks: sorted set of sequence-prefixed ids scored by due time
  * @param tasks task payloads by id, for scheduled and in-flight tasks
@@ -20,7 +22,12 @@ record QueueKeys(String due, String tasks, String meta, String inFlight, String 
 		String deadPayloads, String deadInfo) {
 
 	static QueueKeys of(String prefix, String queue) {
-		String base = prefix + "{" + queue + "}:";
+		return of(prefix, queue, 0);
+	}
+
+	static QueueKeys of(String prefix, String queue, int partition) {
+		String base = (partition == 0) ? prefix + "{" + queue + "}:"
+				: prefix + "{" + queue + "#" + partition + "}:p" + partition + ":";
 		return new QueueKeys(base + "due", base + "tasks", base + "meta", base + "inflight", base + "seq",
 				base + "wake", base + "dead", base + "dead-payloads", base + "dead-info");
 	}

@@ -1,12 +1,17 @@
 package dev.baton.queue.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import dev.baton.queue.DeadLetter;
@@ -30,11 +35,14 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * A {@link DelayQueue} in Redis; every state change is one Lua script (see the scripts next to
- * this class for the key layout).
+ * this class for the key layout). A partitioned queue keeps each task in the partition its id
+ * names ({@link QueuePartitions}); calls that span partitions send one script to each at once, so
+ * they take one round trip however many partitions there are.
  *
  * @param <T> the payload type
  */
@@ -53,7 +61,10 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private final String name;
 
-	private final QueueKeys keys;
+	private final QueuePartitions partitions;
+
+	/** Which partition gets the first share of the next claim, so that the shares go round. */
+	private final AtomicInteger claimRotation = new AtomicInteger();
 
 	private final PayloadCodec<T> codec;
 
@@ -72,7 +83,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private final ObservationSettings<TaskSchedulingObservationConvention> observations;
 
-	RedisDelayQueue(String name, QueueKeys keys, PayloadCodec<T> codec, StringRedisTemplate redis,
+	RedisDelayQueue(String name, QueuePartitions partitions, PayloadCodec<T> codec, StringRedisTemplate redis,
 			Duration visibilityTimeout, DeadLetterRetention deadLetterRetention, WakeChannels wakeChannels,
 			TimedScripts timedScripts, QueueMetrics metrics,
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
@@ -80,7 +91,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		this.observations = observations;
 		this.deadLetterRetention = deadLetterRetention.maxCount() + "|" + deadLetterRetention.maxAge().toMillis() + "|";
 		this.name = name;
-		this.keys = keys;
+		this.partitions = partitions;
 		this.codec = codec;
 		this.redis = redis;
 		this.visibilityTimeout = visibilityTimeout;
@@ -114,7 +125,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		String checkedId = Validate.id(id);
 		String json = this.codec.write(Validate.payload(payload));
 		List<Object> reply = observeScheduling(List.of(checkedId), (trace) -> QueueScript.SCHEDULE.run(this.redis,
-				this.keys.forSchedule(), List.of(mode, trace, checkedId, json, time)));
+				this.partitions.forId(checkedId).forSchedule(), List.of(mode, trace, checkedId, json, time)));
 		boolean scheduled = isOne(reply.get(0));
 		if (scheduled) {
 			this.metrics.scheduled(this.name, 1);
@@ -140,33 +151,76 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		return observeScheduling(ids, (trace) -> scheduleInBatches(ids, triples, trace));
 	}
 
+	/**
+	 * Sends each partition's tasks in batches; the n-th batches of all partitions go out together,
+	 * in one round trip. A failure stops before the next round.
+	 */
 	private List<String> scheduleInBatches(List<String> ids, List<String> triples, String trace) {
-		List<String> scheduled = new ArrayList<>(ids.size());
-		for (int from = 0; from < ids.size(); from += SCHEDULE_BATCH) {
-			int to = Math.min(ids.size(), from + SCHEDULE_BATCH);
-			List<String> args = new ArrayList<>((to - from) * 3 + 2);
-			args.add("delay");
-			args.add(trace);
-			args.addAll(triples.subList(from * 3, to * 3));
-			List<Object> reply;
-			try {
-				reply = QueueScript.SCHEDULE.run(this.redis, this.keys.forSchedule(), args);
-			}
-			catch (RuntimeException ex) {
-				if (from == 0) {
-					throw ex;
+		Map<QueueKeys, List<Integer>> byPartition = new LinkedHashMap<>();
+		for (int i = 0; i < ids.size(); i++) {
+			byPartition.computeIfAbsent(this.partitions.forId(ids.get(i)), (keys) -> new ArrayList<>()).add(i);
+		}
+		boolean[] answered = new boolean[ids.size()];
+		boolean[] stored = new boolean[ids.size()];
+		boolean anyAnswered = false;
+		for (int from = 0; ; from += SCHEDULE_BATCH) {
+			List<PartitionCall> calls = new ArrayList<>();
+			List<List<Integer>> batches = new ArrayList<>();
+			for (Map.Entry<QueueKeys, List<Integer>> partition : byPartition.entrySet()) {
+				List<Integer> indexes = partition.getValue();
+				if (from < indexes.size()) {
+					List<Integer> batch = indexes.subList(from, Math.min(indexes.size(), from + SCHEDULE_BATCH));
+					List<String> args = new ArrayList<>(batch.size() * 3 + 2);
+					args.add("delay");
+					args.add(trace);
+					for (int index : batch) {
+						args.addAll(triples.subList(index * 3, index * 3 + 3));
+					}
+					calls.add(new PartitionCall(partition.getKey().forSchedule(), args));
+					batches.add(batch);
 				}
+			}
+			if (calls.isEmpty()) {
+				break;
+			}
+			List<TimedScripts.Reply> replies = runEach(QueueScript.SCHEDULE, "schedule tasks of queue '" + this.name + "'", calls);
+			RuntimeException failure = null;
+			for (int call = 0; call < calls.size(); call++) {
+				try {
+					List<Object> reply = replyOf("schedule tasks of queue '" + this.name + "'", replies.get(call));
+					List<Integer> batch = batches.get(call);
+					for (int i = 0; i < batch.size(); i++) {
+						answered[batch.get(i)] = true;
+						stored[batch.get(i)] = isOne(reply.get(i));
+					}
+					anyAnswered = true;
+				}
+				catch (RuntimeException ex) {
+					failure = (failure != null) ? failure : ex;
+				}
+			}
+			if (failure != null) {
+				if (!anyAnswered) {
+					throw failure;
+				}
+				List<String> scheduled = select(ids, stored, true);
 				recordScheduled(scheduled.size());
-				throw new PartiallyScheduledException(this.name, scheduled, ids.subList(from, ids.size()), ex);
-			}
-			for (int i = 0; i < reply.size(); i++) {
-				if (isOne(reply.get(i))) {
-					scheduled.add(ids.get(from + i));
-				}
+				throw new PartiallyScheduledException(this.name, scheduled, select(ids, answered, false), failure);
 			}
 		}
+		List<String> scheduled = select(ids, stored, true);
 		recordScheduled(scheduled.size());
 		return scheduled;
+	}
+
+	private static List<String> select(List<String> ids, boolean[] flags, boolean flag) {
+		List<String> selected = new ArrayList<>();
+		for (int i = 0; i < ids.size(); i++) {
+			if (flags[i] == flag) {
+				selected.add(ids.get(i));
+			}
+		}
+		return selected;
 	}
 
 	/**
@@ -201,23 +255,31 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	@Override
 	public boolean reschedule(String id, Duration delay) {
 		List<String> args = List.of(Validate.id(id), Validate.delayMillis(delay));
-		return isOne(QueueScript.RESCHEDULE.run(this.redis, this.keys.forReschedule(), args).get(0));
+		return isOne(QueueScript.RESCHEDULE.run(this.redis, this.partitions.forId(id).forReschedule(), args).get(0));
 	}
 
 	@Override
 	public long advance(@Nullable Duration by) {
 		List<String> args = List.of((by != null) ? Validate.delayMillis(by) : "all");
-		return (Long) QueueScript.ADVANCE.run(this.redis, this.keys.forAdvance(), args).get(0);
+		long due = 0;
+		for (List<Object> reply : runOnEach(QueueScript.ADVANCE, "advance queue", QueueKeys::forAdvance, args)) {
+			due += (Long) reply.get(0);
+		}
+		return due;
 	}
 
 	@Override
 	public boolean cancel(String id) {
-		return isOne(QueueScript.CANCEL.run(this.redis, this.keys.forCancel(), List.of(Validate.id(id))).get(0));
+		String checkedId = Validate.id(id);
+		return isOne(QueueScript.CANCEL.run(this.redis, this.partitions.forId(checkedId).forCancel(), List.of(checkedId))
+			.get(0));
 	}
 
 	@Override
 	public Optional<ScheduledTask<T>> find(String id) {
-		List<Object> reply = QueueScript.FIND.run(this.redis, this.keys.forFind(), List.of(Validate.id(id)));
+		String checkedId = Validate.id(id);
+		List<Object> reply = QueueScript.FIND.run(this.redis, this.partitions.forId(checkedId).forFind(),
+				List.of(checkedId));
 		if (reply.isEmpty()) {
 			return Optional.empty();
 		}
@@ -229,16 +291,26 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public List<ScheduledTask<T>> peek(int max) {
-		List<Object> reply = QueueScript.PEEK.run(this.redis, this.keys.forPeek(),
-				List.of(Integer.toString(Validate.max(max))));
-		List<ScheduledTask<T>> tasks = new ArrayList<>(reply.size() / 3);
-		for (int i = 0; i < reply.size(); i += 3) {
-			String id = (String) reply.get(i);
-			TaskMeta meta = TaskMeta.parse((String) reply.get(i + 2));
-			tasks.add(new ScheduledTask<>(id, readForView(id, (String) reply.get(i + 1)), meta.dueAt(),
-					meta.scheduledAt(), false));
+		List<String> args = List.of(Integer.toString(Validate.max(max)));
+		List<ScheduledTask<T>> tasks = new ArrayList<>();
+		for (List<Object> reply : runOnEach(QueueScript.PEEK, "peek at queue", QueueKeys::forPeek, args)) {
+			for (int i = 0; i < reply.size(); i += 3) {
+				String id = (String) reply.get(i);
+				TaskMeta meta = TaskMeta.parse((String) reply.get(i + 2));
+				tasks.add(new ScheduledTask<>(id, readForView(id, (String) reply.get(i + 1)), meta.dueAt(),
+						meta.scheduledAt(), false));
+			}
 		}
-		return tasks;
+		return earliest(tasks, Comparator.comparing(ScheduledTask::dueAt), max);
+	}
+
+	/** The first {@code max} of the tasks that several partitions returned, each in its order. */
+	private <E> List<E> earliest(List<E> merged, Comparator<E> order, int max) {
+		if (this.partitions.count() == 1) {
+			return merged;
+		}
+		merged.sort(order);
+		return List.copyOf(merged.subList(0, Math.min(max, merged.size())));
 	}
 
 	private T readForView(String id, String payload) {
@@ -256,14 +328,94 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		return claim(max, this.visibilityTimeout).deliveries();
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>A partitioned queue asks every partition at once: each gets a share of {@code max} (the
+	 * remainder going round from claim to claim) and says whether it has more tasks due. If the
+	 * shares left tasks due in partitions while the claim is short, those partitions are asked for
+	 * the rest in a second round trip.
+	 */
 	@Override
 	public Claim<T> claim(int max, Duration visibilityTimeout) {
-		List<String> args = List.of(Integer.toString(Math.min(Validate.max(max), CLAIM_BATCH)),
-				Validate.timeoutMillis(visibilityTimeout),
-				Integer.toString(REQUEUE_BATCH));
-		List<Object> reply = QueueScript.CLAIM.run(this.redis, this.keys.forClaim(), args);
-		Instant serverTime = Instant.ofEpochMilli(Long.parseLong((String) reply.get(0)));
-		long nextDueIn = Long.parseLong((String) reply.get(1));
+		int wanted = Math.min(Validate.max(max), CLAIM_BATCH);
+		String timeoutMillis = Validate.timeoutMillis(visibilityTimeout);
+		List<QueueKeys> all = this.partitions.all();
+		int first = Math.floorMod(this.claimRotation.getAndIncrement(), all.size());
+		List<QueueKeys> rotated = new ArrayList<>(all.subList(first, all.size()));
+		rotated.addAll(all.subList(0, first));
+		PartitionClaims claims = new PartitionClaims();
+		claimFrom(rotated, wanted, timeoutMillis, claims);
+		List<QueueKeys> stillDue = claims.dueNow();
+		if (claims.deliveries.size() < wanted && all.size() > 1 && !stillDue.isEmpty()) {
+			claimFrom(stillDue, wanted - claims.deliveries.size(), timeoutMillis, claims);
+		}
+		if (claims.failure != null) {
+			if (claims.deliveries.isEmpty()) {
+				throw claims.failure;
+			}
+			// The tasks claimed from the other partitions are in flight now: hand them out.
+			logger.warn("Claiming from a partition of queue '" + this.name + "' failed; trying again with the next "
+					+ "claim: " + claims.failure.getMessage());
+		}
+		if (all.size() > 1) {
+			claims.deliveries.sort(Comparator.comparing(Delivery::dueAt));
+		}
+		long nextDueIn = (claims.failure != null) ? 0 : claims.nextDueIn();
+		return new Claim<>(claims.deliveries, (nextDueIn < 0) ? null : Duration.ofMillis(nextDueIn),
+				claims.serverTime);
+	}
+
+	/** Claims {@code wanted} tasks from the given partitions, in shares, in one round trip. */
+	private void claimFrom(List<QueueKeys> partitions, int wanted, String timeoutMillis, PartitionClaims claims) {
+		List<PartitionCall> calls = new ArrayList<>(partitions.size());
+		for (int i = 0; i < partitions.size(); i++) {
+			int share = wanted / partitions.size() + ((i < wanted % partitions.size()) ? 1 : 0);
+			calls.add(new PartitionCall(partitions.get(i).forClaim(),
+					List.of(Integer.toString(share), timeoutMillis, Integer.toString(REQUEUE_BATCH))));
+		}
+		String what = "claim tasks of queue '" + this.name + "'";
+		List<TimedScripts.Reply> replies = runEach(QueueScript.CLAIM, what, calls);
+		for (int i = 0; i < replies.size(); i++) {
+			try {
+				List<Object> reply = replyOf(what, replies.get(i));
+				claims.answered(partitions.get(i), Instant.ofEpochMilli(Long.parseLong((String) reply.get(0))),
+						Long.parseLong((String) reply.get(1)));
+				readClaimed(partitions.get(i), reply, claims.deliveries);
+			}
+			catch (RuntimeException ex) {
+				claims.failure = (claims.failure != null) ? claims.failure : ex;
+			}
+		}
+	}
+
+	/** What the partitions answered to one claim. */
+	private final class PartitionClaims {
+
+		final List<Delivery<T>> deliveries = new ArrayList<>();
+
+		/** When each partition that answered has its next task due: 0 now, -1 never. */
+		final Map<QueueKeys, Long> dueIn = new LinkedHashMap<>();
+
+		@Nullable Instant serverTime;
+
+		@Nullable RuntimeException failure;
+
+		void answered(QueueKeys partition, Instant now, long nextDueIn) {
+			this.serverTime = (this.serverTime == null || now.isAfter(this.serverTime)) ? now : this.serverTime;
+			this.dueIn.put(partition, nextDueIn);
+		}
+
+		List<QueueKeys> dueNow() {
+			return this.dueIn.entrySet().stream().filter((entry) -> entry.getValue() == 0).map(Map.Entry::getKey).toList();
+		}
+
+		long nextDueIn() {
+			return this.dueIn.values().stream().filter((dueIn) -> dueIn >= 0).min(Long::compare).orElse(-1L);
+		}
+
+	}
+
+	private void readClaimed(QueueKeys partition, List<Object> reply, List<Delivery<T>> deliveries) {
 		int inconsistent = Integer.parseInt((String) reply.get(2));
 		if (inconsistent > 0) {
 			this.metrics.inconsistent(this.name, inconsistent);
@@ -271,20 +423,18 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 					+ "details and were dropped: Redis evicted or lost keys of the queue. Run Redis with "
 					+ "maxmemory-policy noeviction and check its persistence.");
 		}
-		List<Delivery<T>> deliveries = new ArrayList<>((reply.size() - 3) / 3);
 		for (int i = 3; i < reply.size(); i += 3) {
 			String id = (String) reply.get(i);
 			TaskMeta meta = TaskMeta.parse((String) reply.get(i + 2));
 			try {
-				deliveries.add(new RedisDelivery<>(this, id, this.codec.read((String) reply.get(i + 1)), meta));
+				deliveries.add(new RedisDelivery<>(this, partition, id, this.codec.read((String) reply.get(i + 1)), meta));
 			}
 			catch (JacksonException | IllegalArgumentException ex) {
 				// A poison payload would fail on every delivery: park it at once, with the error.
-				settleTokens(Settlement.DEAD, "Payload cannot be read: " + ex.getMessage(),
+				settleTokens(Settlement.DEAD, "Payload cannot be read: " + ex.getMessage(), partition,
 						List.of(id, meta.token()));
 			}
 		}
-		return new Claim<>(deliveries, (nextDueIn < 0) ? null : Duration.ofMillis(nextDueIn), serverTime);
 	}
 
 	@Override
@@ -295,15 +445,20 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		}
 		// Bounded well below the visibility timeout, so that a call Redis does not answer is given
 		// up while the deliveries are still safe, and the next extension can try again.
-		List<String> args = new ArrayList<>(deliveries.size() * 2 + 2);
-		args.add(Settlement.EXTEND.action());
-		args.add(timeoutMillis);
-		args.addAll(idsAndTokens(deliveries));
+		List<TimedScripts.Script> scripts = new ArrayList<>();
+		idsAndTokens(deliveries).forEach((partition, idsAndTokens) -> {
+			List<String> args = new ArrayList<>(idsAndTokens.size() + 2);
+			args.add(Settlement.EXTEND.action());
+			args.add(timeoutMillis);
+			args.addAll(idsAndTokens);
+			scripts.add(new TimedScripts.Script(QueueScript.SETTLE.script(), partition.forSettle(),
+					args.toArray(String[]::new)));
+		});
 		Duration bound = Duration.ofMillis(Math.max(visibilityTimeout.toMillis() / 3, 1));
-		TimedScripts.Script extend = new TimedScripts.Script(QueueScript.SETTLE.script(), this.keys.forSettle(),
-				args.toArray(String[]::new));
 		String what = "extend the visibility of " + deliveries.size() + " task(s) of queue '" + this.name + "'";
-		this.timedScripts.value(what, this.timedScripts.evalAll(what, List.of(extend), bound).get(0));
+		for (TimedScripts.Reply reply : this.timedScripts.evalAll(what, scripts, bound)) {
+			this.timedScripts.value(what, reply);
+		}
 	}
 
 	@Override
@@ -318,61 +473,91 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public AutoCloseable onWake(Runnable listener) {
-		return this.wakeChannels.listen(this.keys.wake(), listener);
+		return this.wakeChannels.listen(this.partitions.all().stream().map(QueueKeys::wake).toList(), listener);
 	}
 
 	boolean settle(Settlement settlement, String argument, RedisDelivery<T> delivery) {
-		return isOne(settleTokens(settlement, argument, List.of(delivery.id(), delivery.token())).get(0));
+		return isOne(settleTokens(settlement, argument, delivery.partition(), List.of(delivery.id(), delivery.token()))
+			.get(0));
 	}
 
 	private void settle(Settlement settlement, String argument, Collection<? extends Delivery<T>> deliveries) {
 		if (deliveries.isEmpty()) {
 			return;
 		}
-		settleTokens(settlement, argument, idsAndTokens(deliveries));
+		List<PartitionCall> calls = new ArrayList<>();
+		idsAndTokens(deliveries).forEach((partition, idsAndTokens) -> calls
+			.add(new PartitionCall(partition.forSettle(), settleArgs(settlement, argument, idsAndTokens))));
+		String what = "settle tasks of queue '" + this.name + "'";
+		for (TimedScripts.Reply reply : runEach(QueueScript.SETTLE, what, calls)) {
+			replyOf(what, reply);
+		}
 	}
 
-	private List<String> idsAndTokens(Collection<? extends Delivery<T>> deliveries) {
-		List<String> idsAndTokens = new ArrayList<>(deliveries.size() * 2);
+	/** The ids and tokens of the deliveries, by the partition they were claimed from. */
+	private Map<QueueKeys, List<String>> idsAndTokens(Collection<? extends Delivery<T>> deliveries) {
+		Map<QueueKeys, List<String>> byPartition = new LinkedHashMap<>();
 		for (Delivery<T> delivery : deliveries) {
 			if (!(delivery instanceof RedisDelivery<T> redisDelivery) || redisDelivery.queue() != this) {
 				throw new IllegalArgumentException(delivery + " was not claimed from queue '" + this.name + "'");
 			}
+			List<String> idsAndTokens = byPartition.computeIfAbsent(redisDelivery.partition(),
+					(partition) -> new ArrayList<>());
 			idsAndTokens.add(redisDelivery.id());
 			idsAndTokens.add(redisDelivery.token());
 		}
-		return idsAndTokens;
+		return byPartition;
 	}
 
-	private List<Object> settleTokens(Settlement settlement, String argument, List<String> idsAndTokens) {
+	private List<Object> settleTokens(Settlement settlement, String argument, QueueKeys partition,
+			List<String> idsAndTokens) {
+		return QueueScript.SETTLE.run(this.redis, partition.forSettle(), settleArgs(settlement, argument, idsAndTokens));
+	}
+
+	private List<String> settleArgs(Settlement settlement, String argument, List<String> idsAndTokens) {
 		List<String> args = new ArrayList<>(idsAndTokens.size() + 2);
 		args.add(settlement.action());
 		// Dead letters carry the queue's retention, and a reason of bounded length.
 		args.add((settlement == Settlement.DEAD) ? this.deadLetterRetention + Validate.reason(argument) : argument);
 		args.addAll(idsAndTokens);
-		return QueueScript.SETTLE.run(this.redis, this.keys.forSettle(), args);
+		return args;
 	}
 
 	@Override
 	public QueueStats stats() {
-		List<Object> reply = QueueScript.STATS.run(this.redis, this.keys.forStats(), List.of());
-		long oldest = Long.parseLong((String) reply.get(4));
-		return new QueueStats((Long) reply.get(0), (Long) reply.get(1), (Long) reply.get(2), (Long) reply.get(3),
-				(oldest < 0) ? null : Instant.ofEpochMilli(oldest));
+		long scheduled = 0;
+		long due = 0;
+		long inFlight = 0;
+		long dead = 0;
+		Instant oldestDue = null;
+		for (List<Object> reply : runOnEach(QueueScript.STATS, "read the stats of queue", QueueKeys::forStats,
+				List.of())) {
+			scheduled += (Long) reply.get(0);
+			due += (Long) reply.get(1);
+			inFlight += (Long) reply.get(2);
+			dead += (Long) reply.get(3);
+			long oldest = Long.parseLong((String) reply.get(4));
+			if (oldest >= 0 && (oldestDue == null || oldest < oldestDue.toEpochMilli())) {
+				oldestDue = Instant.ofEpochMilli(oldest);
+			}
+		}
+		return new QueueStats(scheduled, due, inFlight, dead, oldestDue);
 	}
 
 	@Override
 	public List<DeadLetter<T>> deadLetters(int max) {
-		List<Object> reply = QueueScript.DEAD_LETTERS.run(this.redis, this.keys.forDeadLetters(),
-				List.of(Integer.toString(Validate.max(max))));
-		List<DeadLetter<T>> deadLetters = new ArrayList<>(reply.size() / 4);
-		for (int i = 0; i < reply.size(); i += 4) {
-			String[] info = ((String) reply.get(i + 3)).split("\\|", 3);
-			Instant failedAt = Instant.ofEpochMilli((long) Double.parseDouble((String) reply.get(i + 1)));
-			deadLetters.add(new DeadLetter<>((String) reply.get(i), readOrNull((String) reply.get(i + 2)),
-					Integer.parseInt(info[0]), info[2], failedAt));
+		List<String> args = List.of(Integer.toString(Validate.max(max)));
+		List<DeadLetter<T>> deadLetters = new ArrayList<>();
+		for (List<Object> reply : runOnEach(QueueScript.DEAD_LETTERS, "read the dead letters of queue",
+				QueueKeys::forDeadLetters, args)) {
+			for (int i = 0; i < reply.size(); i += 4) {
+				String[] info = ((String) reply.get(i + 3)).split("\\|", 3);
+				Instant failedAt = Instant.ofEpochMilli((long) Double.parseDouble((String) reply.get(i + 1)));
+				deadLetters.add(new DeadLetter<>((String) reply.get(i), readOrNull((String) reply.get(i + 2)),
+						Integer.parseInt(info[0]), info[2], failedAt));
+			}
 		}
-		return deadLetters;
+		return earliest(deadLetters, Comparator.comparing(DeadLetter<T>::failedAt).reversed(), max);
 	}
 
 	private @Nullable T readOrNull(String payload) {
@@ -386,14 +571,78 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public boolean redrive(String id) {
-		return isOne(QueueScript.REDRIVE.run(this.redis, this.keys.forRedrive(), List.of(Validate.id(id))).get(0));
+		String checkedId = Validate.id(id);
+		return isOne(QueueScript.REDRIVE.run(this.redis, this.partitions.forId(checkedId).forRedrive(),
+				List.of(checkedId)).get(0));
 	}
 
 	@Override
 	public boolean purgeDeadLetter(String id) {
+		String checkedId = Validate.id(id);
 		return isOne(QueueScript.PURGE_DEAD_LETTER
-			.run(this.redis, this.keys.forDeadLetters(), List.of(Validate.id(id)))
+			.run(this.redis, this.partitions.forId(checkedId).forDeadLetters(), List.of(checkedId))
 			.get(0));
+	}
+
+	/**
+	 * Runs the script on every partition at once and returns each reply, throwing the first
+	 * failure once all are in.
+	 */
+	private List<List<Object>> runOnEach(QueueScript script, String what, Function<QueueKeys, List<String>> keys,
+			List<String> args) {
+		String fullWhat = what + " '" + this.name + "'";
+		List<PartitionCall> calls = this.partitions.all()
+			.stream()
+			.map((partition) -> new PartitionCall(keys.apply(partition), args))
+			.toList();
+		List<TimedScripts.Reply> replies = runEach(script, fullWhat, calls);
+		List<List<Object>> values = new ArrayList<>(replies.size());
+		for (TimedScripts.Reply reply : replies) {
+			values.add(replyOf(fullWhat, reply));
+		}
+		return values;
+	}
+
+	/**
+	 * Runs one script call per partition; several at once, in one round trip. Each reply is the
+	 * script's value or its failure.
+	 */
+	private List<TimedScripts.Reply> runEach(QueueScript script, String what, List<PartitionCall> calls) {
+		if (calls.size() == 1) {
+			try {
+				return List.of(new TimedScripts.Reply(script.run(this.redis, calls.get(0).keys(), calls.get(0).args()),
+						null, false));
+			}
+			catch (RuntimeException ex) {
+				return List.of(new TimedScripts.Reply(null, ex, false));
+			}
+		}
+		List<TimedScripts.Script> scripts = new ArrayList<>(calls.size());
+		for (PartitionCall call : calls) {
+			scripts.add(new TimedScripts.Script(script.script(), call.keys(), call.args().toArray(String[]::new)));
+		}
+		return this.timedScripts.evalAll(what, scripts);
+	}
+
+	/**
+	 * The value of a script's reply, bulk strings as strings.
+	 * @throws RuntimeException the failure: as Spring Data Redis translated it, or wrapped
+	 */
+	private List<Object> replyOf(String what, TimedScripts.Reply reply) {
+		if (reply.failure() instanceof DataAccessException ex) {
+			throw ex;
+		}
+		List<?> value = (List<?>) this.timedScripts.value(what, reply);
+		List<Object> strings = new ArrayList<>(value.size());
+		for (Object element : value) {
+			strings.add((element instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8) : element);
+		}
+		return strings;
+	}
+
+	/** One script call on one partition. */
+	private record PartitionCall(List<String> keys, List<String> args) {
+
 	}
 
 	private static boolean isOne(Object reply) {

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 
 import dev.baton.internal.ObservationSettings;
 import dev.baton.internal.TimedScripts;
@@ -32,6 +33,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
+	/** Most partitions of one queue: a claim sends a script to each. */
+	public static final int MAX_PARTITIONS = 1024;
+
 	private final StringRedisTemplate redis;
 
 	private final JsonMapper jsonMapper;
@@ -58,6 +62,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 	private final Predicate<String> strictPayloads;
 
+	private final ToIntFunction<String> partitions;
+
 	private RedisDelayQueues(Builder builder) {
 		this.redis = new StringRedisTemplate(builder.connectionFactory);
 		// Without this the template wraps each connection in a reflective proxy, on every call.
@@ -73,6 +79,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		this.known = builder.known;
 		this.deadLetterRetention = builder.deadLetterRetention;
 		this.strictPayloads = builder.strictPayloads;
+		this.partitions = builder.partitions;
 		this.wakeChannels = new WakeChannels(builder.connectionFactory);
 		this.timedScripts = new TimedScripts(builder.connectionFactory, this.visibilityTimeout,
 				RedisSystemException::new);
@@ -107,6 +114,9 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		String key = name + "\u0000" + payloadType.getName();
 		return (DelayQueue<T>) this.queues.computeIfAbsent(key, (k) -> {
 			RedisDelayQueue<T> queue = create(name, payloadType, this.metrics, this.observations);
+			if (!this.watchedQueues.containsKey(name)) {
+				PartitionLayout.check(this.redis, this.keyPrefix, name, this.partitions.applyAsInt(name));
+			}
 			if (this.watchedQueues.putIfAbsent(name, Boolean.TRUE) == null) {
 				this.metrics.watch(name, queue::stats);
 			}
@@ -116,7 +126,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 	private <T> RedisDelayQueue<T> create(String name, Class<T> payloadType, QueueMetrics metrics,
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
-		return new RedisDelayQueue<>(name, QueueKeys.of(this.keyPrefix, name),
+		return new RedisDelayQueue<>(name, new QueuePartitions(this.keyPrefix, name, this.partitions.applyAsInt(name)),
 				new PayloadCodec<>(this.jsonMapper, payloadType, this.strictPayloads.test(name)), this.redis, this.visibilityTimeout,
 				this.deadLetterRetention.apply(name), this.wakeChannels, this.timedScripts, metrics, observations);
 	}
@@ -154,6 +164,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		private Function<String, DeadLetterRetention> deadLetterRetention = (name) -> DeadLetterRetention.DEFAULT;
 
 		private Predicate<String> strictPayloads = (name) -> false;
+
+		private ToIntFunction<String> partitions = (name) -> 1;
 
 		private Builder(RedisConnectionFactory connectionFactory, JsonMapper jsonMapper) {
 			if (connectionFactory == null || jsonMapper == null) {
@@ -257,6 +269,20 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		 */
 		public Builder strictPayloads(Predicate<String> strictPayloads) {
 			this.strictPayloads = strictPayloads;
+			return this;
+		}
+
+		/**
+		 * Set how many partitions each queue is spread over, each in a hash slot of its own, so
+		 * that one queue can use every shard of a Redis Cluster. A task's partition follows from
+		 * its id; due order holds within a partition. The default is 1 for every queue. A
+		 * {@linkplain #knownQueues known} queue refuses, when first got, a count other than the
+		 * one its stored tasks were placed with ({@link PartitionCountChangeException}).
+		 * @param partitions the number of partitions by queue name, 1 to 1024
+		 * @return this builder
+		 */
+		public Builder partitions(ToIntFunction<String> partitions) {
+			this.partitions = partitions;
 			return this;
 		}
 

@@ -15,14 +15,17 @@ final class RedisDelivery<T> implements Delivery<T> {
 
 	private final RedisDelayQueue<T> queue;
 
+	private final QueueKeys partition;
+
 	private final String id;
 
 	private final T payload;
 
 	private final TaskMeta meta;
 
-	RedisDelivery(RedisDelayQueue<T> queue, String id, T payload, TaskMeta meta) {
+	RedisDelivery(RedisDelayQueue<T> queue, QueueKeys partition, String id, T payload, TaskMeta meta) {
 		this.queue = queue;
+		this.partition = partition;
 		this.id = id;
 		this.payload = payload;
 		this.meta = meta;
@@ -64,6 +67,11 @@ final class RedisDelivery<T> implements Delivery<T> {
 
 	RedisDelayQueue<T> queue() {
 		return this.queue;
+	}
+
+	/** The keys of the partition the task was claimed from. */
+	QueueKeys partition() {
+		return this.partition;
 	}
 
 	@Override

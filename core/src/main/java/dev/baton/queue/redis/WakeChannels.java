@@ -1,5 +1,7 @@
 package dev.baton.queue.redis;
 
+import java.util.List;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -30,17 +32,18 @@ final class WakeChannels implements AutoCloseable {
 	}
 
 	/**
-	 * Call the listener on every message on the channel until the returned handle is closed.
+	 * Call the listener on every message on the channels (those of a queue's partitions) until the
+	 * returned handle is closed.
 	 */
-	synchronized AutoCloseable listen(String channel, Runnable listener) {
+	synchronized AutoCloseable listen(List<String> channels, Runnable listener) {
 		if (this.closed) {
 			throw new IllegalStateException("Delay queues are closed");
 		}
 		RedisMessageListenerContainer container = container();
-		MessageListener messageListener = new WakeListener(channel, listener);
-		ChannelTopic topic = new ChannelTopic(channel);
-		container.addMessageListener(messageListener, topic);
-		return () -> container.removeMessageListener(messageListener, topic);
+		MessageListener messageListener = new WakeListener(channels.get(0), listener);
+		List<ChannelTopic> topics = channels.stream().map(ChannelTopic::new).toList();
+		container.addMessageListener(messageListener, topics);
+		return () -> container.removeMessageListener(messageListener, topics);
 	}
 
 	private static void run(Runnable listener, String channel) {
