@@ -244,7 +244,7 @@ public class BatonQueueProperties {
 		int partitions = (queue != null && queue.getPartitions() != null) ? queue.getPartitions() : 1;
 		if (partitions < 1 || partitions > RedisDelayQueues.MAX_PARTITIONS) {
 			throw new InvalidQueueSettingException(name, "baton.queue.queues." + name + ".partitions",
-					"must be between 1 and " + RedisDelayQueues.MAX_PARTITIONS + ", not " + partitions, null);
+					"must be between 1 and " + RedisDelayQueues.MAX_PARTITIONS + ", was " + partitions, null);
 		}
 		return partitions;
 	}

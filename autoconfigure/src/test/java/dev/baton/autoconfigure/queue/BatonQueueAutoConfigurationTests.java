@@ -34,6 +34,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -216,6 +217,41 @@ class BatonQueueAutoConfigurationTests {
 							+ "negative, was PT-1S");
 				assertThat(analysis.getAction()).startsWith("Change 'baton.queue.queues.orders.claim-ahead'");
 			});
+	}
+
+	@Test
+	void partitionedQueueRunsItsHandlerForTasksOfEveryPartition(RedisServer server) {
+		redis(server).withBean(OrderHandler.class)
+			.withPropertyValues("baton.queue.key-prefix=partitioned:", "baton.queue.queues.orders.partitions=4")
+			.run((context) -> {
+				DelayQueue<Order> orders = context.getBean(DelayQueues.class).get("orders", Order.class);
+				for (int i = 0; i < 40; i++) {
+					orders.schedule(new Order("o-" + i, i), Duration.ofMillis(10 * i));
+				}
+				OrderHandler handler = context.getBean(OrderHandler.class);
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.handled.size() == 40);
+				assertThat(handler.handled).doesNotHaveDuplicates();
+				assertThat(context.getBean(StringRedisTemplate.class).keys("partitioned:{orders#3}:p3:*")).isNotEmpty();
+			});
+	}
+
+	@Test
+	void partitionCountThatWouldStrandStoredTasksFailsStartupNamingTheProperty(RedisServer server) {
+		ApplicationContextRunner runner = redis(server).withBean(OrderHandler.class)
+			.withPropertyValues("baton.queue.key-prefix=repartitioned:");
+		runner.run((context) -> context.getBean(DelayQueues.class)
+			.get("orders", Order.class)
+			.schedule(new Order("o-1", 1), Duration.ofHours(1)));
+		runner.withPropertyValues("baton.queue.queues.orders.partitions=8").run((context) -> {
+			FailureAnalysis analysis = new PartitionCountChangeFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis).isNotNull();
+			assertThat(analysis.getDescription()).startsWith("Queue 'orders' holds 1 task(s) placed in 1 partition(s)");
+			assertThat(analysis.getAction()).startsWith("Set 'baton.queue.queues.orders.partitions' back to 1");
+		});
+		runner.withPropertyValues("baton.queue.queues.orders.partitions=0")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("baton.queue.queues.orders.partitions must be between 1 and 1024, was 0"));
 	}
 
 	@Test
