@@ -14,6 +14,7 @@ import java.util.Locale;
 import dev.baton.benchmarks.lock.LockBenchmarks;
 import dev.baton.benchmarks.lock.LockChild;
 import dev.baton.benchmarks.lock.LockImplementations;
+import dev.baton.benchmarks.queue.ClusterBenchmarks;
 import dev.baton.benchmarks.queue.FailoverBenchmarks;
 import dev.baton.benchmarks.queue.QueueBenchmarks;
 import dev.baton.benchmarks.queue.QueueImplementations;
@@ -48,8 +49,14 @@ public final class Benchmarks {
 			System.out.println(FailoverBenchmarks.run().toMarkdown());
 			System.exit(0);
 		}
+		if (arguments.length > 0 && arguments[0].equals("cluster")) {
+			// Runs its own cluster: only the queue options apply
+			BenchmarkSettings settings = BenchmarkSettings.parse(Arrays.copyOfRange(arguments, 1, arguments.length));
+			System.out.println(ClusterBenchmarks.run(settings).toMarkdown());
+			System.exit(0);
+		}
 		if (arguments.length == 0 || !List.of("locks", "queue", "all").contains(arguments[0])) {
-			System.err.println("Usage: java -jar baton-benchmarks.jar locks|queue|all|failover [--runs=3] [--warmup=2s] "
+			System.err.println("Usage: java -jar baton-benchmarks.jar locks|queue|all|failover|cluster [--runs=3] [--warmup=2s] "
 					+ "[--duration=3s] [--only=redisson,baton,...] [--tasks=100000] [--redis=redis://host:port] ...");
 			System.exit(2);
 		}

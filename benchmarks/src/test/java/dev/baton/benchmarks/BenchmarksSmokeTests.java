@@ -2,6 +2,7 @@ package dev.baton.benchmarks;
 
 import java.util.List;
 
+import dev.baton.benchmarks.queue.ClusterBenchmarks;
 import dev.baton.benchmarks.support.RedisProbe;
 import dev.baton.benchmarks.support.Table;
 import dev.baton.test.RedisServer;
@@ -58,6 +59,13 @@ class BenchmarksSmokeTests {
 		}
 		Table lateness = tables.get(3);
 		assertThat(lateness.column("missing")).isNotEmpty().containsOnly("0");
+	}
+
+	@Test
+	void clusterScenarioHandlesEveryTaskOnceWhateverThePartitions() {
+		Table table = ClusterBenchmarks.run(TINY);
+		assertThat(table.column("missing")).hasSize(3).containsOnly("0");
+		assertThat(table.column("duplicates")).containsOnly("0");
 	}
 
 	private static void assertNoFailures(Table table) {

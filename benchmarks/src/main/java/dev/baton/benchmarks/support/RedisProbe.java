@@ -29,6 +29,15 @@ public final class RedisProbe implements AutoCloseable {
 		this.commands.flushall();
 	}
 
+	/** The members of every sorted set whose key matches the pattern, on this server alone. */
+	public long zcardOfKeys(String pattern) {
+		long members = 0;
+		for (String key : this.commands.keys(pattern)) {
+			members += this.commands.zcard(key);
+		}
+		return members;
+	}
+
 	public String version() {
 		return field(this.commands.info("server"), "redis_version");
 	}
