@@ -220,7 +220,11 @@ class RedisLockManagerTests {
 		this.redis.opsForValue().set("baton:lock:{fenced}:fence", String.valueOf(previous + 1_000_000_000L));
 		LockLease lease = first.tryAcquire("fenced", Duration.ZERO).orElseThrow();
 		assertThat(lease.fencingToken()).isEqualTo(previous + 1_000_000_001L);
+		assertThat(this.redis.opsForValue().get("baton:lock:{fenced}:fence")).isEqualTo(String.valueOf(lease.fencingToken()));
 		assertThat(this.redis.getExpire("baton:lock:{fenced}:fence")).isPositive();
+		lease.release();
+		assertThat(second.tryAcquire("fenced", Duration.ZERO).orElseThrow().fencingToken())
+			.isEqualTo(previous + 1_000_000_002L);
 	}
 
 	@Test

@@ -13,7 +13,14 @@ public interface LocalRedisCluster extends AutoCloseable {
 	List<LocalRedisServer> primaries();
 
 	/**
-	 * The nodes as {@code host:port}, the form of {@code spring.data.redis.cluster.nodes}.
+	 * The replicas, those of the first primary first: with {@code r} replicas per primary, replica
+	 * {@code i} follows primary {@code i / r}. Empty for a cluster started without replicas.
+	 */
+	List<LocalRedisServer> replicas();
+
+	/**
+	 * The primaries as {@code host:port}, the form of {@code spring.data.redis.cluster.nodes}; a
+	 * client learns the replicas from them.
 	 * @return one entry per primary
 	 */
 	default List<String> nodes() {

@@ -83,7 +83,19 @@ public final class RedisServers {
 	 * @return the formed cluster, every slot served
 	 */
 	public static LocalRedisCluster startCluster(int primaries) {
-		return ClusterProcesses.start(primaries);
+		return ClusterProcesses.start(primaries, 0);
+	}
+
+	/**
+	 * Starts a Redis Cluster as processes, like {@link #startCluster(int)}, with replicas: when a
+	 * primary fails (for example {@link LocalRedisServer#kill()}), one of its replicas takes over
+	 * after the nodes' timeout of 2 s.
+	 * @param primaries how many primaries, for example 3
+	 * @param replicasPerPrimary how many replicas follow each primary, for example 1
+	 * @return the formed cluster, every slot served and every replica in sync
+	 */
+	public static LocalRedisCluster startCluster(int primaries, int replicasPerPrimary) {
+		return ClusterProcesses.start(primaries, replicasPerPrimary);
 	}
 
 	/**

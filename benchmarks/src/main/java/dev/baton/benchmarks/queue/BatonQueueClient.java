@@ -65,6 +65,11 @@ final class BatonQueueClient implements QueueClient {
 		}
 	}
 
+	/** A bean of the client's application, such as its lock manager. */
+	<T> T bean(Class<T> type) {
+		return this.application.getBean(type);
+	}
+
 	@Override
 	public void close() {
 		this.application.close();

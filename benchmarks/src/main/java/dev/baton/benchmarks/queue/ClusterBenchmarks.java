@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
@@ -41,7 +42,7 @@ public final class ClusterBenchmarks {
 		Table table = new Table("Queue on a 3-primary Redis Cluster, drain: " + settings.tasks()
 				+ " tasks due at one instant, " + settings.consumers() + " consumer threads",
 				List.of("tasks/s", "drain s", "missing", "duplicates", "Redis CPU µs/task (store, claim, ack)",
-						"busiest primary's share of Redis CPU %"));
+						"scripts/task", "Redis cmds/task", "busiest primary's share of Redis CPU %"));
 		try (LocalRedisCluster cluster = RedisServers.startCluster(3)) {
 			List<RedisProbe> primaries = cluster.primaries()
 				.stream()
@@ -99,10 +100,15 @@ public final class ClusterBenchmarks {
 			List<Snapshot> after = snapshots(primaries);
 			double total = 0;
 			double busiest = 0;
+			long scripts = 0;
+			long commands = 0;
 			for (int i = 0; i < primaries.size(); i++) {
 				double cpu = after.get(i).cpuSecondsSince(before.get(i));
 				total += cpu;
 				busiest = Math.max(busiest, cpu);
+				Map<String, Long> calls = after.get(i).callsSince(before.get(i));
+				scripts += calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L);
+				commands += after.get(i).commandsSince(before.get(i));
 			}
 			int handled = Math.max(1, tracker.handled());
 			return new Metrics().put("tasks/s", tracker.handled() / ((end - dueNanos) / 1e9))
@@ -110,6 +116,8 @@ public final class ClusterBenchmarks {
 				.put("missing", tracker.missing())
 				.put("duplicates", tracker.duplicates())
 				.put("Redis CPU µs/task (store, claim, ack)", total * 1e6 / handled)
+				.put("scripts/task", (double) scripts / handled)
+				.put("Redis cmds/task", (double) commands / handled)
 				.put("busiest primary's share of Redis CPU %", 100 * busiest / Math.max(total, 1e-9));
 		}
 		finally {

@@ -1,6 +1,7 @@
 package dev.baton.benchmarks.queue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -19,6 +20,7 @@ import dev.baton.benchmarks.support.Metrics;
 import dev.baton.benchmarks.support.Table;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.RedisLockManager;
+import dev.baton.test.LocalRedisCluster;
 import dev.baton.test.LocalRedisSentinel;
 import dev.baton.test.LocalRedisServer;
 import dev.baton.test.RedisServers;
@@ -48,7 +50,17 @@ public final class FailoverBenchmarks {
 		SENTINEL_FAILOVER,
 
 		/** {@code kill -9} of the primary. */
-		PRIMARY_KILLED
+		PRIMARY_KILLED,
+
+		/**
+		 * {@code kill -9} of a primary of a 3-primary cluster with a replica each, Spring Boot's
+		 * Lettuce defaults (topology refreshed only when Lettuce hears of a change); the queue in 12
+		 * partitions over every primary.
+		 */
+		CLUSTER_PRIMARY_KILLED,
+
+		/** The same, with Lettuce's adaptive topology refresh and a periodic refresh of 1 s. */
+		CLUSTER_PRIMARY_KILLED_WITH_REFRESH
 
 	}
 
@@ -60,7 +72,7 @@ public final class FailoverBenchmarks {
 	 * @return the result table
 	 */
 	public static Table run() {
-		Table table = new Table("Failover behind Sentinel: " + TASKS + " tasks at 1,000/s, 4 threads on "
+		Table table = new Table("Failover behind Sentinel and in a cluster: " + TASKS + " tasks at 1,000/s, 4 threads on "
 				+ LOCK_NAMES + " lock names, fault " + FAULT_AT.toSeconds() + " s in",
 				List.of("missing", "duplicates", "schedule errors", "lock calls", "lock errors", "errors for ms",
 						"longest a name was unavailable ms", "all tasks handled after s"));
@@ -74,6 +86,9 @@ public final class FailoverBenchmarks {
 	}
 
 	private static Metrics run(Fault fault) {
+		if (fault == Fault.CLUSTER_PRIMARY_KILLED || fault == Fault.CLUSTER_PRIMARY_KILLED_WITH_REFRESH) {
+			return runOnCluster(fault == Fault.CLUSTER_PRIMARY_KILLED_WITH_REFRESH);
+		}
 		try (LocalRedisSentinel sentinel = RedisServers.startSentinel()) {
 			LocalRedisServer primary = sentinel.dataNodes().get(0);
 			TaskTracker tracker = new TaskTracker(TASKS);
@@ -86,29 +101,61 @@ public final class FailoverBenchmarks {
 			lockConnection.afterPropertiesSet();
 			lockConnection.start();
 			RedisLockManager locks = RedisLockManager.builder(lockConnection).build();
-			LockLoad lockLoad = new LockLoad(locks);
-			long start = System.nanoTime();
 			try {
-				lockLoad.start();
-				int scheduleErrors = produce(client, () -> inject(fault, sentinel, primary), start);
-				boolean all = tracker.awaitAll(System.nanoTime() + TimeUnit.SECONDS.toNanos(90));
-				double handledAfter = ((all ? tracker.lastHandledNanos() : System.nanoTime()) - start) / 1e9;
-				lockLoad.stop();
-				return new Metrics().put("missing", tracker.missing())
-					.put("duplicates", tracker.duplicates())
-					.put("schedule errors", scheduleErrors)
-					.put("lock calls", lockLoad.calls.get())
-					.put("lock errors", lockLoad.errors.get())
-					.put("errors for ms", lockLoad.errorWindowMillis())
-					.put("longest a name was unavailable ms", lockLoad.longestGapMillis())
-					.put("all tasks handled after s", handledAfter);
+				return measure(client, locks, tracker, () -> inject(fault, sentinel, primary));
 			}
 			finally {
-				lockLoad.stop();
 				locks.close();
 				client.close();
 				lockConnection.destroy();
 			}
+		}
+	}
+
+	private static Metrics runOnCluster(boolean topologyRefresh) {
+		try (LocalRedisCluster cluster = RedisServers.startCluster(3, 1)) {
+			TaskTracker tracker = new TaskTracker(TASKS);
+			List<String> settings = new ArrayList<>(List.of(
+					"spring.data.redis.cluster.nodes=" + String.join(",", cluster.nodes()),
+					"baton.queue.queues." + BatonQueueClient.QUEUE + ".partitions=12"));
+			if (topologyRefresh) {
+				settings.add("spring.data.redis.lettuce.cluster.refresh.adaptive=true");
+				settings.add("spring.data.redis.lettuce.cluster.refresh.period=1s");
+			}
+			BatonQueueClient client = (BatonQueueClient) BatonQueueClient.withSettings(settings.toArray(String[]::new))
+				.connect("redis://" + cluster.nodes().get(0), BatonQueueClient.QUEUE, 4, tracker);
+			try {
+				// The first primary holds 4 of the queue's 12 partitions, and some of the lock names.
+				return measure(client, client.bean(RedisLockManager.class), tracker,
+						() -> cluster.primaries().get(0).kill());
+			}
+			finally {
+				client.close();
+			}
+		}
+	}
+
+	/** Runs the load with the fault 3 s in, and measures what it did to tasks and locks. */
+	private static Metrics measure(QueueClient client, RedisLockManager locks, TaskTracker tracker, Runnable fault) {
+		LockLoad lockLoad = new LockLoad(locks);
+		long start = System.nanoTime();
+		try {
+			lockLoad.start();
+			int scheduleErrors = produce(client, fault, start);
+			boolean all = tracker.awaitAll(System.nanoTime() + TimeUnit.SECONDS.toNanos(90));
+			double handledAfter = ((all ? tracker.lastHandledNanos() : System.nanoTime()) - start) / 1e9;
+			lockLoad.stop();
+			return new Metrics().put("missing", tracker.missing())
+				.put("duplicates", tracker.duplicates())
+				.put("schedule errors", scheduleErrors)
+				.put("lock calls", lockLoad.calls.get())
+				.put("lock errors", lockLoad.errors.get())
+				.put("errors for ms", lockLoad.errorWindowMillis())
+				.put("longest a name was unavailable ms", lockLoad.longestGapMillis())
+				.put("all tasks handled after s", handledAfter);
+		}
+		finally {
+			lockLoad.stop();
 		}
 	}
 

@@ -59,12 +59,28 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	/** Most tasks one claim takes, to keep each script call short (it returns fewer when asked). */
 	private static final int CLAIM_BATCH = 1000;
 
+	/**
+	 * Most round trips of one claim of a partitioned queue: one partition (with a backlog), the
+	 * others, and those whose share left tasks due.
+	 */
+	private static final int MAX_CLAIM_ROUNDS = 3;
+
+	/**
+	 * Longest wait for the partitions' replies to one round of a partitioned queue, so that a
+	 * shard that does not answer (killed, failing over) holds up the others only this long. A
+	 * claim given up on leaves its tasks in flight until their visibility timeout.
+	 */
+	private static final Duration MAX_ROUND_WAIT = Duration.ofSeconds(2);
+
 	private final String name;
 
 	private final QueuePartitions partitions;
 
-	/** Which partition gets the first share of the next claim, so that the shares go round. */
+	/** Which partition a claim asks first, so that claims go round the partitions. */
 	private final AtomicInteger claimRotation = new AtomicInteger();
+
+	/** Whether the last claim got all it asked for: the queue has a backlog. */
+	private volatile boolean lastClaimFull;
 
 	private final PayloadCodec<T> codec;
 
@@ -330,10 +346,11 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	/**
 	 * {@inheritDoc}
-	 * <p>A partitioned queue asks every partition at once: each gets a share of {@code max} (the
-	 * remainder going round from claim to claim) and says whether it has more tasks due. If the
-	 * shares left tasks due in partitions while the claim is short, those partitions are asked for
-	 * the rest in a second round trip.
+	 * <p>A partitioned queue with a backlog (the last claim got all it asked for) asks one
+	 * partition, each in turn, for the whole claim, so that a claim costs one script as without
+	 * partitions. Otherwise, or when that partition falls short, it asks every partition (the
+	 * others) at once, each for a share, the remainder going round; partitions whose share left
+	 * tasks due are asked for the rest in one more round. Each round is one round trip.
 	 */
 	@Override
 	public Claim<T> claim(int max, Duration visibilityTimeout) {
@@ -343,12 +360,14 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		int first = Math.floorMod(this.claimRotation.getAndIncrement(), all.size());
 		List<QueueKeys> rotated = new ArrayList<>(all.subList(first, all.size()));
 		rotated.addAll(all.subList(0, first));
+		boolean backlog = this.lastClaimFull && all.size() > 1;
 		PartitionClaims claims = new PartitionClaims();
-		claimFrom(rotated, wanted, timeoutMillis, claims);
-		List<QueueKeys> stillDue = claims.dueNow();
-		if (claims.deliveries.size() < wanted && all.size() > 1 && !stillDue.isEmpty()) {
-			claimFrom(stillDue, wanted - claims.deliveries.size(), timeoutMillis, claims);
+		List<QueueKeys> asked = backlog ? rotated.subList(0, 1) : rotated;
+		for (int round = 0; round < MAX_CLAIM_ROUNDS && !asked.isEmpty(); round++) {
+			claimFrom(asked, wanted - claims.deliveries.size(), timeoutMillis, claims);
+			asked = (claims.deliveries.size() < wanted) ? claims.unheardOrDue(rotated) : List.of();
 		}
+		this.lastClaimFull = claims.deliveries.size() >= wanted;
 		if (claims.failure != null) {
 			if (claims.deliveries.isEmpty()) {
 				throw claims.failure;
@@ -360,7 +379,9 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		if (all.size() > 1) {
 			claims.deliveries.sort(Comparator.comparing(Delivery::dueAt));
 		}
-		long nextDueIn = (claims.failure != null) ? 0 : claims.nextDueIn();
+		// Partitions that were not asked may have tasks due: a full claim from one partition looks again soon.
+		boolean unheard = claims.dueIn.size() < all.size();
+		long nextDueIn = (claims.failure != null || unheard) ? 0 : claims.nextDueIn();
 		return new Claim<>(claims.deliveries, (nextDueIn < 0) ? null : Duration.ofMillis(nextDueIn),
 				claims.serverTime);
 	}
@@ -405,8 +426,12 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			this.dueIn.put(partition, nextDueIn);
 		}
 
-		List<QueueKeys> dueNow() {
-			return this.dueIn.entrySet().stream().filter((entry) -> entry.getValue() == 0).map(Map.Entry::getKey).toList();
+		/** The partitions that have not answered yet or said they have tasks due, in the given order. */
+		List<QueueKeys> unheardOrDue(List<QueueKeys> partitions) {
+			return partitions.stream().filter((partition) -> {
+				Long next = this.dueIn.get(partition);
+				return next == null || next == 0;
+			}).toList();
 		}
 
 		long nextDueIn() {
@@ -621,7 +646,9 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		for (PartitionCall call : calls) {
 			scripts.add(new TimedScripts.Script(script.script(), call.keys(), call.args().toArray(String[]::new)));
 		}
-		return this.timedScripts.evalAll(what, scripts);
+		Duration roundWait = (this.visibilityTimeout.compareTo(MAX_ROUND_WAIT.multipliedBy(3)) < 0)
+				? this.visibilityTimeout.dividedBy(3) : MAX_ROUND_WAIT;
+		return this.timedScripts.evalAll(what, scripts, roundWait);
 	}
 
 	/**

@@ -3,7 +3,9 @@ package dev.baton.queue.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import dev.baton.queue.DelayQueue;
@@ -82,8 +84,31 @@ class PartitionedDelayQueueTests {
 				ConsumableQueue.Claim<String> claim = orders.claim(1, Duration.ofMinutes(1));
 
 				assertThat(claim.deliveries()).extracting(Delivery::id).containsExactly("only-" + i);
-				assertThat(claim.nextDueIn()).isNotEqualTo(Duration.ZERO);
 			}
+		}
+	}
+
+	@Test
+	void underABacklogEachClaimTakesFromOnePartitionAndEveryPartitionGetsItsTurn(
+			RedisConnectionFactory connectionFactory, StringRedisTemplate redis) {
+		try (RedisDelayQueues queues = partitioned(connectionFactory, 4)) {
+			ConsumableQueue<String> orders = (ConsumableQueue<String>) queues.get("orders", String.class);
+			orders.scheduleAll(IntStream.range(0, 400).mapToObj((i) -> NewTask.of("o-" + i, "x", Duration.ZERO)).toList());
+			QueuePartitions partitions = new QueuePartitions("baton:q:", "orders", 4);
+
+			List<Set<QueueKeys>> sources = new ArrayList<>();
+			for (int i = 0; i < 9; i++) {
+				ConsumableQueue.Claim<String> claim = orders.claim(10, Duration.ofMinutes(1));
+				assertThat(claim.deliveries()).hasSize(10);
+				assertThat(claim.nextDueIn()).isEqualTo(Duration.ZERO);
+				sources.add(claim.deliveries().stream().map((delivery) -> partitions.forId(delivery.id())).collect(
+						Collectors.toSet()));
+			}
+
+			// The first claim asks all four; each later one, with the backlog seen, one partition in turn.
+			assertThat(sources.get(0)).hasSize(4);
+			assertThat(sources.subList(1, 9)).allSatisfy((claimed) -> assertThat(claimed).hasSize(1));
+			assertThat(sources.subList(1, 5).stream().flatMap(Set::stream).distinct()).hasSize(4);
 		}
 	}
 

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 
 import dev.baton.test.LocalRedisCluster;
@@ -18,8 +19,9 @@ import io.lettuce.core.api.sync.RedisCommands;
 
 /**
  * Starts a Redis Cluster the way {@code redis-cli --cluster create} does, with commands only (no
- * {@code redis-cli} is needed): each node gets its share of slots, meets the first node, and the
- * cluster is used once every node reports {@code cluster_state:ok} and knows every other node.
+ * {@code redis-cli} is needed): each primary gets its share of slots, every node meets the first
+ * one, each replica follows its primary, and the cluster is used once every node reports
+ * {@code cluster_state:ok} and knows every other node, and every replica's link is up.
  */
 public final class ClusterProcesses implements LocalRedisCluster {
 
@@ -32,26 +34,32 @@ public final class ClusterProcesses implements LocalRedisCluster {
 
 	private final List<LocalRedisServer> primaries;
 
-	private ClusterProcesses(List<LocalRedisServer> primaries) {
+	private final List<LocalRedisServer> replicas;
+
+	private ClusterProcesses(List<LocalRedisServer> primaries, List<LocalRedisServer> replicas) {
 		this.primaries = List.copyOf(primaries);
+		this.replicas = List.copyOf(replicas);
 	}
 
 	/**
-	 * Starts a cluster of the given number of primaries, without replicas.
+	 * Starts a cluster of the given number of primaries, each with the given number of replicas.
 	 * @param primaries how many primaries, at least 1
+	 * @param replicasPerPrimary how many replicas each primary has, at least 0
 	 * @return the formed cluster
 	 */
-	public static ClusterProcesses start(int primaries) {
-		if (primaries < 1) {
-			throw new IllegalArgumentException("A cluster needs at least one primary, was " + primaries);
+	public static ClusterProcesses start(int primaries, int replicasPerPrimary) {
+		if (primaries < 1 || replicasPerPrimary < 0) {
+			throw new IllegalArgumentException("A cluster needs at least one primary and no negative number of replicas, "
+					+ "was " + primaries + " and " + replicasPerPrimary);
 		}
 		List<LocalRedisServer> nodes = new ArrayList<>();
 		try {
-			for (int i = 0; i < primaries; i++) {
+			for (int i = 0; i < primaries * (1 + replicasPerPrimary); i++) {
 				nodes.add(RedisProcess.startOn(portWithFreeBus(), "--cluster-enabled", "yes",
 						"--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000"));
 			}
-			ClusterProcesses cluster = new ClusterProcesses(nodes);
+			ClusterProcesses cluster = new ClusterProcesses(nodes.subList(0, primaries),
+					nodes.subList(primaries, nodes.size()));
 			cluster.form();
 			return cluster;
 		}
@@ -64,18 +72,26 @@ public final class ClusterProcesses implements LocalRedisCluster {
 	private void form() {
 		RedisClient client = RedisClient.create();
 		try {
-			List<StatefulRedisConnection<String, String>> connections = this.primaries.stream()
-				.map((node) -> client.connect(RedisURI.create(node.host(), node.port())))
-				.toList();
-			int share = SLOTS / connections.size();
-			for (int i = 0; i < connections.size(); i++) {
+			List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
+			for (LocalRedisServer node : allNodes()) {
+				connections.add(client.connect(RedisURI.create(node.host(), node.port())));
+			}
+			int primaryCount = this.primaries.size();
+			int share = SLOTS / primaryCount;
+			for (int i = 0; i < primaryCount; i++) {
 				int from = i * share;
-				int to = (i == connections.size() - 1) ? SLOTS : from + share;
+				int to = (i == primaryCount - 1) ? SLOTS : from + share;
 				connections.get(i).sync().clusterAddSlots(IntStream.range(from, to).toArray());
 			}
 			LocalRedisServer first = this.primaries.get(0);
 			connections.forEach((connection) -> connection.sync().clusterMeet(first.host(), first.port()));
-			awaitFormed(connections);
+			awaitFormed(connections, () -> isFormed(connections));
+			int replicasPerPrimary = this.replicas.size() / primaryCount;
+			for (int i = 0; i < this.replicas.size(); i++) {
+				String primaryId = connections.get(i / replicasPerPrimary).sync().clusterMyId();
+				connections.get(primaryCount + i).sync().clusterReplicate(primaryId);
+			}
+			awaitFormed(connections, () -> isFormed(connections) && replicasAreLinked(connections));
 			connections.forEach(StatefulRedisConnection::close);
 		}
 		finally {
@@ -83,9 +99,9 @@ public final class ClusterProcesses implements LocalRedisCluster {
 		}
 	}
 
-	private void awaitFormed(List<StatefulRedisConnection<String, String>> connections) {
+	private void awaitFormed(List<StatefulRedisConnection<String, String>> connections, BooleanSupplier formed) {
 		long deadline = System.nanoTime() + FORMING_TIMEOUT.toNanos();
-		while (!isFormed(connections)) {
+		while (!formed.getAsBoolean()) {
 			if (System.nanoTime() - deadline > 0) {
 				throw new IllegalStateException("Redis Cluster of " + connections.size() + " nodes did not form within "
 						+ FORMING_TIMEOUT + "; see the nodes' redis.log");
@@ -110,6 +126,22 @@ public final class ClusterProcesses implements LocalRedisCluster {
 			}
 		}
 		return true;
+	}
+
+	private boolean replicasAreLinked(List<StatefulRedisConnection<String, String>> connections) {
+		for (StatefulRedisConnection<String, String> replica : connections.subList(this.primaries.size(),
+				connections.size())) {
+			if (!replica.sync().info("replication").contains("master_link_status:up")) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private List<LocalRedisServer> allNodes() {
+		List<LocalRedisServer> nodes = new ArrayList<>(this.primaries);
+		nodes.addAll(this.replicas);
+		return nodes;
 	}
 
 	/** A free port whose cluster bus port is free too. */
@@ -139,8 +171,13 @@ public final class ClusterProcesses implements LocalRedisCluster {
 	}
 
 	@Override
+	public List<LocalRedisServer> replicas() {
+		return this.replicas;
+	}
+
+	@Override
 	public void close() {
-		this.primaries.forEach(LocalRedisServer::close);
+		allNodes().forEach(LocalRedisServer::close);
 	}
 
 }
