@@ -176,6 +176,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		for (int i = 0; i < ids.size(); i++) {
 			byPartition.computeIfAbsent(this.partitions.forId(ids.get(i)), (keys) -> new ArrayList<>()).add(i);
 		}
+		String what = "schedule tasks of queue '" + this.name + "'";
 		boolean[] answered = new boolean[ids.size()];
 		boolean[] stored = new boolean[ids.size()];
 		boolean anyAnswered = false;
@@ -199,11 +200,11 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			if (calls.isEmpty()) {
 				break;
 			}
-			List<TimedScripts.Reply> replies = runEach(QueueScript.SCHEDULE, "schedule tasks of queue '" + this.name + "'", calls);
+			List<TimedScripts.Reply> replies = runEach(QueueScript.SCHEDULE, what, calls);
 			RuntimeException failure = null;
 			for (int call = 0; call < calls.size(); call++) {
 				try {
-					List<Object> reply = replyOf("schedule tasks of queue '" + this.name + "'", replies.get(call));
+					List<Object> reply = replyOf(what, replies.get(call));
 					List<Integer> batch = batches.get(call);
 					for (int i = 0; i < batch.size(); i++) {
 						answered[batch.get(i)] = true;
