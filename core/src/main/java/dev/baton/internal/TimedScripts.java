@@ -133,7 +133,13 @@ public final class TimedScripts {
 		try {
 			this.redis.execute((RedisCallback<@Nullable Void>) (connection) -> {
 				if (connection.getNativeConnection() instanceof RedisClusterAsyncCommands<?, ?> async) {
-					script.send(bytes(async));
+					RedisClusterAsyncCommands<byte[], byte[]> commands = bytes(async);
+					script.send(commands).whenComplete((reply, failure) -> {
+						if (failure instanceof RedisNoScriptException) {
+							// Redis forgot the script (restart, SCRIPT FLUSH) or never had it.
+							script.sendText(commands);
+						}
+					});
 				}
 				else {
 					runBlocking(connection, script);
@@ -172,7 +178,7 @@ public final class TimedScripts {
 		}
 	}
 
-	private static Reply await(Future<Object> future, long deadline, Duration timeout) {
+	static Reply await(Future<?> future, long deadline, Duration timeout) {
 		boolean interrupted = false;
 		while (true) {
 			try {
@@ -245,6 +251,10 @@ public final class TimedScripts {
 
 		byte[] text() {
 			return utf8(this.script.getScriptAsString());
+		}
+
+		byte[] firstKey() {
+			return this.keys[0];
 		}
 
 		int keyCount() {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -58,6 +59,18 @@ class RedisLockNetworkFaultTests {
 			.commandTimeout(Duration.ofMillis(300))
 			.lockLostListener(this.lostEvents::add)
 			.meterRegistry(this.meters)
+			.build();
+		this.resources.add(manager);
+		return manager;
+	}
+
+	/**
+	 * A holder through the proxy whose lease outlasts the test's waits, so that only a release can
+	 * free its locks in time.
+	 */
+	private RedisLockManager holderWithALongLease() {
+		RedisLockManager manager = RedisLockManager.builder(this.servers.throughProxy())
+			.commandTimeout(Duration.ofMillis(300))
 			.build();
 		this.resources.add(manager);
 		return manager;
@@ -137,7 +150,7 @@ class RedisLockNetworkFaultTests {
 
 	@Test
 	void acquireWhoseReplyCameTooLateDoesNotLeaveTheLockHeld() {
-		RedisLockManager holder = holder();
+		RedisLockManager holder = holderWithALongLease();
 		holder.tryAcquire("warm-up", Duration.ZERO).orElseThrow().release();
 
 		this.servers.proxy().latency(Duration.ofMillis(400));
@@ -148,6 +161,24 @@ class RedisLockNetworkFaultTests {
 		// Redis did take the lock for the late acquire; the owner-checked release that followed frees it.
 		await().atMost(Duration.ofSeconds(5)).until(() -> !this.redis.hasKey("baton:lock:{slow}"));
 		assertThat(otherInstance().tryAcquire("slow", Duration.ZERO)).isPresent();
+	}
+
+	@Test
+	void acquireWhoseReplyCameTooLateIsUndoneAlsoWhenRedisHasNotSeenTheReleaseScript() {
+		// Redis has the acquire script but not the release script, as after a restart or SCRIPT FLUSH.
+		this.redis.execute((RedisCallback<String>) (connection) -> {
+			connection.scriptingCommands().scriptFlush();
+			return null;
+		});
+		otherInstance().tryAcquire("warm-up", Duration.ZERO).orElseThrow();
+		RedisLockManager holder = holderWithALongLease();
+
+		this.servers.proxy().latency(Duration.ofMillis(400));
+		assertThatExceptionOfType(LockUnavailableException.class)
+			.isThrownBy(() -> holder.tryAcquire("slow", Duration.ZERO));
+		this.servers.proxy().heal();
+
+		await().atMost(Duration.ofSeconds(5)).until(() -> !this.redis.hasKey("baton:lock:{slow}"));
 	}
 
 	@Test
