@@ -3,9 +3,14 @@ package dev.baton.lock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeoutException;
 
 import dev.baton.internal.LuaScripts;
+import dev.baton.internal.ReplicaAcknowledgedScripts;
+import dev.baton.internal.ReplicaAcknowledgedScripts.Acknowledged;
 import dev.baton.internal.TimedScripts;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -14,6 +19,12 @@ import org.springframework.data.redis.core.script.RedisScript;
 /**
  * The lock's Redis commands: each one atomic, one script, bounded by the lock command timeout.
  * Every failure is a {@link LockUnavailableException} that names the lock.
+ *
+ * <p>With replica acknowledgement, every write but a renewal also waits until the replicas have
+ * it. An acquisition they do not all have is refused, as a failover could grant the lock again;
+ * a release, hand-off or keep they do not all have is reported (warning and metric): after a
+ * failover the lock may stay held for the rest of its lease. Renewals do not wait: a replica that
+ * missed one still has the lock for two thirds of a lease.
  */
 final class LockCommands {
 
@@ -31,10 +42,27 @@ final class LockCommands {
 
 	private static final long UNKNOWN_LEASE_MILLIS = 1000;
 
+	private static final Log logger = LogFactory.getLog(LockCommands.class);
+
 	private final TimedScripts calls;
 
-	LockCommands(RedisConnectionFactory connectionFactory, Duration timeout) {
+	private final @Nullable ReplicaAcknowledgedScripts replicated;
+
+	private final int replicasAwaited;
+
+	private final LockMetrics metrics;
+
+	/**
+	 * @param replicas how many replicas a write waits for, 0 for none
+	 * @param replicaTimeout how long a write waits for them
+	 */
+	LockCommands(RedisConnectionFactory connectionFactory, Duration timeout, int replicas, Duration replicaTimeout,
+			LockMetrics metrics) {
 		this.calls = new TimedScripts(connectionFactory, timeout, LockUnavailableException::new);
+		this.replicated = (replicas > 0) ? new ReplicaAcknowledgedScripts(connectionFactory, replicas, replicaTimeout,
+				timeout, LockUnavailableException::new) : null;
+		this.replicasAwaited = replicas;
+		this.metrics = metrics;
 	}
 
 	Duration timeout() {
@@ -47,11 +75,13 @@ final class LockCommands {
 	 * @return the fencing token (positive), or minus the holder's remaining lease in ms (at most 0)
 	 */
 	long acquire(LockKeys keys, String owner, long leaseMillis, long fenceMillis, long waitingMillis) {
-		List<?> result = (List<?>) this.calls.eval("acquire lock '" + keys.name() + "'", ACQUIRE,
+		Acknowledged reply = write("acquire lock '" + keys.name() + "'", ACQUIRE,
 				List.of(keys.lock(), keys.fence(), keys.waiting()), owner, String.valueOf(leaseMillis),
 				String.valueOf(fenceMillis), String.valueOf(waitingMillis));
+		List<?> result = (List<?>) reply.value();
 		long value = ((Number) result.get(1)).longValue();
 		if (((Number) result.get(0)).longValue() == 1) {
+			refuseIfUnreplicated(keys, reply);
 			return value;
 		}
 		// A key without expiry (not one of ours): look again in a second.
@@ -63,9 +93,10 @@ final class LockCommands {
 	 * @return the new owner's fencing token, or 0 when {@code owner} no longer held the lock
 	 */
 	long handOff(LockKeys keys, String owner, String newOwner, long leaseMillis, long fenceMillis) {
-		return number(this.calls.eval("hand over lock '" + keys.name() + "'", HAND_OFF,
-				List.of(keys.lock(), keys.fence()), owner, newOwner, String.valueOf(leaseMillis),
-				String.valueOf(fenceMillis)));
+		Acknowledged reply = write("hand over lock '" + keys.name() + "'", HAND_OFF, List.of(keys.lock(), keys.fence()),
+				owner, newOwner, String.valueOf(leaseMillis), String.valueOf(fenceMillis));
+		reportIfUnreplicated(keys, "hand-off", reply);
+		return number(reply.value());
 	}
 
 	/**
@@ -85,9 +116,10 @@ final class LockCommands {
 	}
 
 	private Released release(LockKeys keys, String owner, String yielding) {
-		long result = number(this.calls.eval("release lock '" + keys.name() + "'", RELEASE,
-				List.of(keys.lock(), keys.waiting()), owner, keys.channel(), yielding));
-		return Released.values()[(int) result];
+		Acknowledged reply = write("release lock '" + keys.name() + "'", RELEASE, List.of(keys.lock(), keys.waiting()),
+				owner, keys.channel(), yielding);
+		reportIfUnreplicated(keys, "release", reply);
+		return Released.values()[(int) number(reply.value())];
 	}
 
 	/** The outcome of a release, in the order of release.lua's results. */
@@ -115,8 +147,10 @@ final class LockCommands {
 
 	/** Keeps the lock for {@code keepMillis} more, out of reach of its owner's renewals. */
 	boolean keep(LockKeys keys, String owner, long keepMillis) {
-		return number(this.calls.eval("keep lock '" + keys.name() + "'", KEEP, List.of(keys.lock(), keys.waiting()),
-				owner, String.valueOf(keepMillis), keys.channel())) == 1;
+		Acknowledged reply = write("keep lock '" + keys.name() + "'", KEEP, List.of(keys.lock(), keys.waiting()), owner,
+				String.valueOf(keepMillis), keys.channel());
+		reportIfUnreplicated(keys, "keep", reply);
+		return number(reply.value()) == 1;
 	}
 
 	/**
@@ -141,6 +175,47 @@ final class LockCommands {
 
 	boolean exists(LockKeys keys) {
 		return number(this.calls.eval("look up lock '" + keys.name() + "'", LOCKED, List.of(keys.lock()))) == 1;
+	}
+
+	/** Runs a script that writes the lock; with replica acknowledgement, waits for the replicas. */
+	private Acknowledged write(String what, RedisScript<?> script, List<String> keys, String... args) {
+		if (this.replicated == null) {
+			return new Acknowledged(this.calls.eval(what, script, keys, args), 0);
+		}
+		return this.replicated.eval(what, new TimedScripts.Script(script, keys, args));
+	}
+
+	private boolean unreplicated(Acknowledged reply) {
+		return reply.replicas() < this.replicasAwaited;
+	}
+
+	private void refuseIfUnreplicated(LockKeys keys, Acknowledged reply) {
+		if (unreplicated(reply)) {
+			this.metrics.unreplicated("acquire");
+			String shortfall = replicasOf(reply) + " had it in time";
+			// The caller releases the lock, as for any acquisition that ends in this exception.
+			throw new LockUnavailableException("Lock '" + keys.name() + "' was not granted: " + shortfall
+					+ ", so a failover could grant it again", new TimeoutException(shortfall));
+		}
+	}
+
+	private void reportIfUnreplicated(LockKeys keys, String operation, Acknowledged reply) {
+		if (unreplicated(reply)) {
+			this.metrics.unreplicated(operation);
+			logger.warn("The " + operation + " of lock '" + keys.name() + "' took effect, but only " + replicasOf(reply)
+					+ " had it in time: after a failover the lock may stay held until its lease runs out");
+		}
+	}
+
+	private String replicasOf(Acknowledged reply) {
+		return reply.replicas() + " of " + this.replicasAwaited + " replica(s)";
+	}
+
+	/** Closes the connections that wait for replicas. */
+	void close() {
+		if (this.replicated != null) {
+			this.replicated.close();
+		}
 	}
 
 	private static long number(@Nullable Object reply) {

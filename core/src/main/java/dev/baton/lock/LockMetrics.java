@@ -25,6 +25,10 @@ interface LockMetrics {
 	default void releaseUnconfirmed(String tag) {
 	}
 
+	/** A write that fewer replicas acknowledged than asked for ({@code acquire}, {@code release}, ...). */
+	default void unreplicated(String operation) {
+	}
+
 	default void activeLocks(IntSupplier count) {
 	}
 

@@ -54,6 +54,15 @@ final class MicrometerLockMetrics implements LockMetrics {
 			.increment();
 	}
 
+	@Override
+	public void unreplicated(String operation) {
+		Counter.builder("baton.lock.unreplicated")
+			.description("Lock writes that fewer replicas acknowledged in time than the lock manager waits for")
+			.tag("operation", operation)
+			.register(this.registry)
+			.increment();
+	}
+
 	private Counter lostCounter(String tag) {
 		return Counter.builder("baton.lock.lost")
 			.description("Locks found expired or taken by someone else while held")

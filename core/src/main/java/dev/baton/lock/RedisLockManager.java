@@ -105,13 +105,14 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	private final AtomicBoolean closed = new AtomicBoolean();
 
 	private RedisLockManager(Builder builder) {
-		this.commands = new LockCommands(builder.connectionFactory, builder.commandTimeout);
+		this.metrics = (builder.meterRegistry != null) ? MicrometerLockMetrics.of(builder.meterRegistry)
+				: LockMetrics.NONE;
+		this.commands = new LockCommands(builder.connectionFactory, builder.commandTimeout, builder.replicas,
+				builder.replicaTimeout, this.metrics);
 		this.keyPrefix = builder.keyPrefix;
 		this.leaseTime = builder.leaseTime;
 		this.lockLostListener = builder.lockLostListener;
 		this.maxNameLength = builder.maxNameLength;
-		this.metrics = (builder.meterRegistry != null) ? MicrometerLockMetrics.of(builder.meterRegistry)
-				: LockMetrics.NONE;
 		this.metricGroups = new MetricGroups(builder.maxMetricGroups);
 		this.observations = new ObservationSettings<>(
 				ObservationSettings.registry(builder.observationRegistry, builder.meterRegistry),
@@ -365,6 +366,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		this.events.shutdown();
 		this.releaseRetries.close();
 		this.waiters.close();
+		this.commands.close();
 	}
 
 	/** Attempts to take a lock, remembering when to try again. */
@@ -469,6 +471,10 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		private int maxNameLength = 1024;
 
 		private int maxMetricGroups = 100;
+
+		private int replicas;
+
+		private Duration replicaTimeout = Duration.ofMillis(500);
 
 		private Builder(RedisConnectionFactory connectionFactory) {
 			Assert.notNull(connectionFactory, "RedisConnectionFactory must not be null");
@@ -584,6 +590,29 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		public Builder maxMetricGroups(int maxMetricGroups) {
 			Assert.isTrue(maxMetricGroups >= 1, () -> "Maximum metric groups must be at least 1, was " + maxMetricGroups);
 			this.maxMetricGroups = maxMetricGroups;
+			return this;
+		}
+
+		/**
+		 * Makes every acquisition, release, hand-off and keep wait until {@code replicas} replicas
+		 * of the lock's primary have it (Redis {@code WAIT}), so that a failover to one of them
+		 * keeps the lock as it was. An acquisition that fewer replicas have within
+		 * {@code timeout} is given up and fails with a {@link LockUnavailableException}; a release
+		 * that fewer have takes effect and is reported (a warning and the
+		 * {@code baton.lock.unreplicated} counter), as after a failover the lock may stay held
+		 * for the rest of its lease. Renewals do not wait. The waits run on connections of their
+		 * own (at most 8), never on the application's shared one, and need Lettuce. The default is
+		 * 0: no waiting.
+		 * @param replicas how many replicas to wait for, 0 for none
+		 * @param timeout how long to wait for them, at least 1 ms
+		 * @return this builder
+		 */
+		public Builder replicaAcknowledgement(int replicas, Duration timeout) {
+			Assert.isTrue(replicas >= 0, () -> "Replicas to wait for must not be negative, was " + replicas);
+			Assert.isTrue(timeout != null && timeout.toMillis() >= 1,
+					() -> "Replica acknowledgement timeout must be at least 1 ms, was " + timeout);
+			this.replicas = replicas;
+			this.replicaTimeout = timeout;
 			return this;
 		}
 

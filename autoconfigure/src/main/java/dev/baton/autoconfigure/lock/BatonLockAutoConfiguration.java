@@ -52,6 +52,8 @@ public final class BatonLockAutoConfiguration {
 			.commandTimeout(properties.getCommandTimeout())
 			.maxNameLength(properties.getMaxNameLength())
 			.maxMetricGroups(properties.getMaxMetricGroups())
+			.replicaAcknowledgement(properties.getReplicaAcknowledgement().getReplicas(),
+					properties.getReplicaAcknowledgement().getTimeout())
 			.lockLostListener(eventPublisher::publishEvent);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();

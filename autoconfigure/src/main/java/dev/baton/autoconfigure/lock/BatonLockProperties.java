@@ -60,6 +60,8 @@ public class BatonLockProperties {
 	 */
 	private int aspectOrder = DistributedLockAdvisor.DEFAULT_ORDER;
 
+	private final ReplicaAcknowledgement replicaAcknowledgement = new ReplicaAcknowledgement();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -130,6 +132,45 @@ public class BatonLockProperties {
 
 	public void setAspectOrder(int aspectOrder) {
 		this.aspectOrder = aspectOrder;
+	}
+
+	public ReplicaAcknowledgement getReplicaAcknowledgement() {
+		return this.replicaAcknowledgement;
+	}
+
+	/**
+	 * Waiting for replicas to have each lock write (Redis WAIT), so that a failover keeps locks
+	 * as they were.
+	 */
+	public static class ReplicaAcknowledgement {
+
+		/**
+		 * How many replicas an acquisition, release, hand-off or keep waits for; 0 waits for none.
+		 * An acquisition that fewer replicas have in time fails with LockUnavailableException.
+		 */
+		private int replicas;
+
+		/**
+		 * How long a lock write waits for its replicas.
+		 */
+		private Duration timeout = Duration.ofMillis(500);
+
+		public int getReplicas() {
+			return this.replicas;
+		}
+
+		public void setReplicas(int replicas) {
+			this.replicas = replicas;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
 	}
 
 }

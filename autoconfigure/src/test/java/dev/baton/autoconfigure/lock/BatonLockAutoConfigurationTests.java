@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockLostEvent;
 import dev.baton.lock.LockManager;
+import dev.baton.lock.LockUnavailableException;
 import dev.baton.lock.RedisLockManager;
 import dev.baton.lock.annotation.DistributedLock;
 import dev.baton.lock.annotation.DistributedLockAdvisor;
@@ -35,6 +36,7 @@ import org.springframework.context.event.EventListener;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.mockito.Mockito.mock;
 
@@ -98,6 +100,19 @@ class BatonLockAutoConfigurationTests {
 				context.getBean(Report.class).run();
 
 				assertThat(context.getBean(Report.class).lockedWhileRunning()).containsExactly(false);
+			});
+	}
+
+	@Test
+	void waitsForAsManyReplicasAsConfigured() {
+		// The shared server has no replica: an acquisition waiting for one is refused and given up.
+		this.runner.withPropertyValues("baton.lock.replica-acknowledgement.replicas=1",
+				"baton.lock.replica-acknowledgement.timeout=50ms")
+			.run((context) -> {
+				assertThatThrownBy(() -> context.getBean(LockManager.class).tryAcquire("report", Duration.ZERO))
+					.isInstanceOf(LockUnavailableException.class)
+					.hasMessageContaining("0 of 1 replica(s) had it in time");
+				await().atMost(Duration.ofSeconds(5)).until(() -> !this.redis.hasKey("baton:lock:{report}"));
 			});
 	}
 

@@ -12,6 +12,7 @@ public final class LockImplementations {
 
 	public static List<LockImplementation> all() {
 		return List.of(new LockImplementation("baton", true, BatonLockClient::new),
+				new LockImplementation("baton-replica-ack", true, ReplicaAcknowledgedBatonLockClient::new),
 				new LockImplementation("raw-lettuce", false, RawLettuceLockClient::new),
 				new LockImplementation("redisson", true, RedissonLockClient::new),
 				new LockImplementation("spring-integration-spin", true,
