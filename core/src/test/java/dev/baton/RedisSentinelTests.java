@@ -25,8 +25,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Locks and delayed tasks behind Redis Sentinel (a primary, a replica, three sentinels), before
- * and after a {@code SENTINEL FAILOVER}: a lean set of the standalone semantics. What a failover
- * does to locks and tasks in flight is not measured here.
+ * and after a {@code SENTINEL FAILOVER}: a lean set of the standalone semantics, and locks that
+ * wait for the replica. What a failover does to locks and tasks in flight is not measured here.
  */
 class RedisSentinelTests {
 
@@ -45,9 +45,13 @@ class RedisSentinelTests {
 					() -> DelayedTaskListenerRegistry.builder(queues).build());
 			consumer.registerBean(Handler.class, () -> handler);
 			consumer.refresh();
-			try (RedisLockManager locks = RedisLockManager.builder(connectionFactory).build()) {
+			try (RedisLockManager locks = RedisLockManager.builder(connectionFactory).build();
+					RedisLockManager replicated = RedisLockManager.builder(connectionFactory)
+						.replicaAcknowledgement(1, Duration.ofSeconds(2))
+						.build()) {
 				DelayQueue<String> orders = queues.get("orders", String.class);
 				lockAndHandle(locks, orders, handler, "before");
+				lockAndRelease(replicated, "replicated:before");
 
 				int primary = sentinel.primaryPort();
 				sentinel.failover();
@@ -60,6 +64,13 @@ class RedisSentinelTests {
 					}
 				});
 				lockAndHandle(locks, orders, handler, "after");
+				// The demoted primary now replicates the new one: waiting for a replica works again,
+				// on connections to the new primary.
+				await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+					.untilAsserted(() -> lockAndRelease(replicated, "replicated:after"));
+				for (int i = 0; i < 20; i++) {
+					lockAndRelease(replicated, "replicated:" + i);
+				}
 			}
 			finally {
 				consumer.close();
@@ -77,6 +88,12 @@ class RedisSentinelTests {
 		await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
 			.until(() -> orders.schedule(id, "payload", Duration.ZERO) || orders.find(id).isEmpty());
 		await().atMost(Duration.ofSeconds(30)).until(() -> handler.handled.contains(id));
+	}
+
+	private static void lockAndRelease(RedisLockManager locks, String name) {
+		try (LockLease lease = locks.tryAcquire(name, Duration.ZERO).orElseThrow()) {
+			assertThat(lease.isValid()).isTrue();
+		}
 	}
 
 	static class Handler {
