@@ -131,7 +131,7 @@ final class LockCommands {
 		/** Deleted. */
 		RELEASED,
 
-		/** Deleted on yielding, and waiters of other instances listen for it. */
+		/** Deleted on yielding, and waiters of other instances wait for it. */
 		AWAITED_ELSEWHERE
 
 	}

@@ -34,8 +34,9 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * other thread or instance can take it, and the waiter needs no round trip of its own. While a
  * thread of this JVM holds the lock, nobody in line asks Redis. So that waiters on other
  * instances are not starved, after {@value #MAX_TURNS_IN_A_ROW} turns in a row within this JVM
- * the lock is released through Redis; if other instances' waiters listen for it, this JVM's
- * waiters stand back until one of those has had it, or for at most {@value #YIELD_MILLIS} ms.
+ * the lock is released through Redis; if other instances' waiters wait for it (the waiting
+ * marker names their instances), this JVM's waiters stand back until one of those has had it, or
+ * for at most {@value #YIELD_MILLIS} ms.
  */
 final class LockWaiters implements AutoCloseable {
 

@@ -4,7 +4,7 @@
 -- ARGV[1] owner id, or '' to release whoever holds it; ARGV[2] channel that waiters listen on;
 -- ARGV[3] '1' when the releasing instance, whose waiters listen, yields the lock to other instances
 -- Returns 0 when the lock was not held (by that owner), 1 when deleted, 2 when deleted on yielding
--- while another instance listens for it too.
+-- while another instance waits for it too.
 local owner = redis.call('GET', KEYS[1])
 if not owner or (ARGV[1] ~= '' and owner ~= ARGV[1]) then
 	return 0
@@ -12,9 +12,11 @@ end
 redis.call('DEL', KEYS[1])
 local yielding = ARGV[3] == '1'
 if yielding or redis.call('EXISTS', KEYS[2]) == 1 then
-	-- each instance with waiters subscribes once: more than one listener means other instances wait
-	if redis.call('PUBLISH', ARGV[2], owner) > 1 and yielding then
-		return 2
-	end
+	redis.call('PUBLISH', ARGV[2], owner)
+end
+-- Other instances wait if the marker names one besides the owner's. Not PUBLISH's count of receivers:
+-- in a cluster it counts only the subscribers connected to this node.
+if yielding and redis.call('HLEN', KEYS[2]) > redis.call('HEXISTS', KEYS[2], string.match(owner, '^(.*):') or owner) then
+	return 2
 end
 return 1

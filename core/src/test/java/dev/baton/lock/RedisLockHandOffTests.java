@@ -34,9 +34,12 @@ class RedisLockHandOffTests {
 
 	private StringRedisTemplate redis;
 
+	private RedisConnectionFactory connectionFactory;
+
 	@BeforeEach
 	void setUp(RedisConnectionFactory connectionFactory, StringRedisTemplate redis) {
 		this.redis = redis;
+		this.connectionFactory = connectionFactory;
 		this.managers = new TestLockManagers(connectionFactory);
 	}
 
@@ -48,6 +51,23 @@ class RedisLockHandOffTests {
 
 	private RedisLockManager manager() {
 		return this.managers.manager();
+	}
+
+	@Test
+	void yieldingReleaseLearnsFromRedisWhetherAnotherInstanceWaitsNotFromWhoReceivesItsMessage() {
+		LockCommands commands = new LockCommands(this.connectionFactory, Duration.ofSeconds(2), 0, Duration.ofSeconds(1),
+				LockMetrics.NONE);
+		LockKeys keys = LockKeys.of("baton:lock:", "yield");
+		assertThat(commands.acquire(keys, "instance-a:1", 30_000, 60_000, 0)).isPositive();
+		assertThat(commands.acquire(keys, "instance-a:2", 30_000, 60_000, 60_000)).isNotPositive();
+		// Only the holder's own instance waits: nobody to yield to.
+		assertThat(commands.yieldToAll(keys, "instance-a:1")).isEqualTo(LockCommands.Released.RELEASED);
+
+		assertThat(commands.acquire(keys, "instance-a:3", 30_000, 60_000, 0)).isPositive();
+		assertThat(commands.acquire(keys, "instance-b:1", 30_000, 60_000, 60_000)).isNotPositive();
+		// Nobody subscribes to the lock's channel, as on a cluster where instance b listens through
+		// another node than the lock's: PUBLISH reaches no one, yet instance b waits.
+		assertThat(commands.yieldToAll(keys, "instance-a:3")).isEqualTo(LockCommands.Released.AWAITED_ELSEWHERE);
 	}
 
 	@Test
