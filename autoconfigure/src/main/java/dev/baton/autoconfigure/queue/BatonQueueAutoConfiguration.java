@@ -50,6 +50,7 @@ public final class BatonQueueAutoConfiguration {
 			.builder(connectionFactory, jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()))
 			.keyPrefix(properties.getKeyPrefix())
 			.visibilityTimeout(properties.getVisibilityTimeout())
+			.commandTimeout(properties.getCommandTimeout())
 			.deadLetterRetention(properties::deadLetterRetention)
 			.strictPayloads(properties::strictPayloads)
 			.partitions(properties::partitions)

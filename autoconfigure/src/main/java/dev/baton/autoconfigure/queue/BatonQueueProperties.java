@@ -24,6 +24,12 @@ public class BatonQueueProperties {
 	/** Prefix of every Redis key of the queues. */
 	private String keyPrefix = "baton:q:";
 
+	/**
+	 * How long a queue call (schedule, find, cancel, a claim, an acknowledgement) waits for Redis
+	 * before it fails, whatever the connection's command timeout; the same for every queue.
+	 */
+	private Duration commandTimeout = Duration.ofSeconds(2);
+
 	/** Longest wait between two claims of an idle queue when no wake-up arrives. */
 	private Duration maxIdlePoll = Duration.ofSeconds(5);
 
@@ -82,6 +88,14 @@ public class BatonQueueProperties {
 
 	public void setKeyPrefix(String keyPrefix) {
 		this.keyPrefix = keyPrefix;
+	}
+
+	public Duration getCommandTimeout() {
+		return this.commandTimeout;
+	}
+
+	public void setCommandTimeout(Duration commandTimeout) {
+		this.commandTimeout = commandTimeout;
 	}
 
 	public Duration getMaxIdlePoll() {

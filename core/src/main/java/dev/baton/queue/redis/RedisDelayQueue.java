@@ -36,7 +36,6 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 
 import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * A {@link DelayQueue} in Redis; every state change is one Lua script (see the scripts next to
@@ -65,13 +64,6 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	 */
 	private static final int MAX_CLAIM_ROUNDS = 3;
 
-	/**
-	 * Longest wait for the partitions' replies to one round of a partitioned queue, so that a
-	 * shard that does not answer (killed, failing over) holds up the others only this long. A
-	 * claim given up on leaves its tasks in flight until their visibility timeout.
-	 */
-	private static final Duration MAX_ROUND_WAIT = Duration.ofSeconds(2);
-
 	private final String name;
 
 	private final QueuePartitions partitions;
@@ -83,8 +75,6 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	private volatile boolean lastClaimFull;
 
 	private final PayloadCodec<T> codec;
-
-	private final StringRedisTemplate redis;
 
 	private final Duration visibilityTimeout;
 
@@ -99,9 +89,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private final ObservationSettings<TaskSchedulingObservationConvention> observations;
 
-	RedisDelayQueue(String name, QueuePartitions partitions, PayloadCodec<T> codec, StringRedisTemplate redis,
-			Duration visibilityTimeout, DeadLetterRetention deadLetterRetention, WakeChannels wakeChannels,
-			TimedScripts timedScripts, QueueMetrics metrics,
+	RedisDelayQueue(String name, QueuePartitions partitions, PayloadCodec<T> codec, Duration visibilityTimeout,
+			DeadLetterRetention deadLetterRetention, WakeChannels wakeChannels, TimedScripts timedScripts, QueueMetrics metrics,
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
 		this.timedScripts = timedScripts;
 		this.observations = observations;
@@ -109,7 +98,6 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		this.name = name;
 		this.partitions = partitions;
 		this.codec = codec;
-		this.redis = redis;
 		this.visibilityTimeout = visibilityTimeout;
 		this.wakeChannels = wakeChannels;
 		this.metrics = metrics;
@@ -140,8 +128,9 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	private boolean scheduleOne(String mode, String id, T payload, String time) {
 		String checkedId = Validate.id(id);
 		String json = this.codec.write(Validate.payload(payload));
-		List<Object> reply = observeScheduling(List.of(checkedId), (trace) -> QueueScript.SCHEDULE.run(this.redis,
-				this.partitions.forId(checkedId).forSchedule(), List.of(mode, trace, checkedId, json, time)));
+		List<Object> reply = observeScheduling(List.of(checkedId), (trace) -> call(QueueScript.SCHEDULE,
+				"schedule task '" + checkedId + "'", this.partitions.forId(checkedId).forSchedule(),
+				List.of(mode, trace, checkedId, json, time)));
 		boolean scheduled = isOne(reply.get(0));
 		if (scheduled) {
 			this.metrics.scheduled(this.name, 1);
@@ -272,7 +261,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	@Override
 	public boolean reschedule(String id, Duration delay) {
 		List<String> args = List.of(Validate.id(id), Validate.delayMillis(delay));
-		return isOne(QueueScript.RESCHEDULE.run(this.redis, this.partitions.forId(id).forReschedule(), args).get(0));
+		return isOne(call(QueueScript.RESCHEDULE, "reschedule task '" + id + "'", this.partitions.forId(id).forReschedule(),
+				args).get(0));
 	}
 
 	@Override
@@ -288,15 +278,15 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	@Override
 	public boolean cancel(String id) {
 		String checkedId = Validate.id(id);
-		return isOne(QueueScript.CANCEL.run(this.redis, this.partitions.forId(checkedId).forCancel(), List.of(checkedId))
-			.get(0));
+		return isOne(call(QueueScript.CANCEL, "cancel task '" + checkedId + "'", this.partitions.forId(checkedId).forCancel(),
+				List.of(checkedId)).get(0));
 	}
 
 	@Override
 	public Optional<ScheduledTask<T>> find(String id) {
 		String checkedId = Validate.id(id);
-		List<Object> reply = QueueScript.FIND.run(this.redis, this.partitions.forId(checkedId).forFind(),
-				List.of(checkedId));
+		List<Object> reply = call(QueueScript.FIND, "find task '" + checkedId + "'",
+				this.partitions.forId(checkedId).forFind(), List.of(checkedId));
 		if (reply.isEmpty()) {
 			return Optional.empty();
 		}
@@ -537,7 +527,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private List<Object> settleTokens(Settlement settlement, String argument, QueueKeys partition,
 			List<String> idsAndTokens) {
-		return QueueScript.SETTLE.run(this.redis, partition.forSettle(), settleArgs(settlement, argument, idsAndTokens));
+		return call(QueueScript.SETTLE, "settle tasks", partition.forSettle(),
+				settleArgs(settlement, argument, idsAndTokens));
 	}
 
 	private List<String> settleArgs(Settlement settlement, String argument, List<String> idsAndTokens) {
@@ -598,16 +589,15 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	@Override
 	public boolean redrive(String id) {
 		String checkedId = Validate.id(id);
-		return isOne(QueueScript.REDRIVE.run(this.redis, this.partitions.forId(checkedId).forRedrive(),
-				List.of(checkedId)).get(0));
+		return isOne(call(QueueScript.REDRIVE, "redrive task '" + checkedId + "'",
+				this.partitions.forId(checkedId).forRedrive(), List.of(checkedId)).get(0));
 	}
 
 	@Override
 	public boolean purgeDeadLetter(String id) {
 		String checkedId = Validate.id(id);
-		return isOne(QueueScript.PURGE_DEAD_LETTER
-			.run(this.redis, this.partitions.forId(checkedId).forDeadLetters(), List.of(checkedId))
-			.get(0));
+		return isOne(call(QueueScript.PURGE_DEAD_LETTER, "purge dead letter '" + checkedId + "'",
+				this.partitions.forId(checkedId).forDeadLetters(), List.of(checkedId)).get(0));
 	}
 
 	/**
@@ -630,25 +620,29 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	}
 
 	/**
+	 * Runs one script call, bounded by the command timeout.
+	 * @param what what the call does, completed with the queue's name
+	 */
+	private List<Object> call(QueueScript script, String what, List<String> keys, List<String> args) {
+		String fullWhat = what + " of queue '" + this.name + "'";
+		return replyOf(fullWhat, this.timedScripts.evalAll(fullWhat, List.of(new TimedScripts.Script(script.script(),
+				keys, args.toArray(String[]::new)))).get(0));
+	}
+
+	/**
 	 * Runs one script call per partition; several at once, in one round trip. Each reply is the
-	 * script's value or its failure.
+	 * script's value or its failure. A partition that does not answer (killed, failing over) holds
+	 * up the others at most the command timeout, or a third of the visibility timeout if that is
+	 * shorter; a claim given up on leaves its tasks in flight until their visibility timeout.
 	 */
 	private List<TimedScripts.Reply> runEach(QueueScript script, String what, List<PartitionCall> calls) {
-		if (calls.size() == 1) {
-			try {
-				return List.of(new TimedScripts.Reply(script.run(this.redis, calls.get(0).keys(), calls.get(0).args()),
-						null, false));
-			}
-			catch (RuntimeException ex) {
-				return List.of(new TimedScripts.Reply(null, ex, false));
-			}
-		}
 		List<TimedScripts.Script> scripts = new ArrayList<>(calls.size());
 		for (PartitionCall call : calls) {
 			scripts.add(new TimedScripts.Script(script.script(), call.keys(), call.args().toArray(String[]::new)));
 		}
-		Duration roundWait = (this.visibilityTimeout.compareTo(MAX_ROUND_WAIT.multipliedBy(3)) < 0)
-				? this.visibilityTimeout.dividedBy(3) : MAX_ROUND_WAIT;
+		Duration commandTimeout = this.timedScripts.timeout();
+		Duration roundWait = (this.visibilityTimeout.compareTo(commandTimeout.multipliedBy(3)) < 0)
+				? this.visibilityTimeout.dividedBy(3) : commandTimeout;
 		return this.timedScripts.evalAll(what, scripts, roundWait);
 	}
 

@@ -81,7 +81,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		this.strictPayloads = builder.strictPayloads;
 		this.partitions = builder.partitions;
 		this.wakeChannels = new WakeChannels(builder.connectionFactory);
-		this.timedScripts = new TimedScripts(builder.connectionFactory, this.visibilityTimeout,
+		this.timedScripts = new TimedScripts(builder.connectionFactory, builder.commandTimeout,
 				RedisSystemException::new);
 	}
 
@@ -127,7 +127,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	private <T> RedisDelayQueue<T> create(String name, Class<T> payloadType, QueueMetrics metrics,
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
 		return new RedisDelayQueue<>(name, new QueuePartitions(this.keyPrefix, name, this.partitions.applyAsInt(name)),
-				new PayloadCodec<>(this.jsonMapper, payloadType, this.strictPayloads.test(name)), this.redis, this.visibilityTimeout,
+				new PayloadCodec<>(this.jsonMapper, payloadType, this.strictPayloads.test(name)), this.visibilityTimeout,
 				this.deadLetterRetention.apply(name), this.wakeChannels, this.timedScripts, metrics, observations);
 	}
 
@@ -150,6 +150,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		private final JsonMapper jsonMapper;
 
 		private String keyPrefix = "baton:q:";
+
+		private Duration commandTimeout = Duration.ofSeconds(2);
 
 		private Duration visibilityTimeout = Duration.ofSeconds(30);
 
@@ -198,6 +200,23 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		public Builder visibilityTimeout(Duration visibilityTimeout) {
 			Validate.timeoutMillis(visibilityTimeout);
 			this.visibilityTimeout = visibilityTimeout;
+			return this;
+		}
+
+		/**
+		 * Set how long a queue call waits for Redis before it fails with a
+		 * {@link org.springframework.data.redis.RedisSystemException}, whatever the connection's
+		 * command timeout (Lettuce's default is 60 s): {@code schedule}, {@code find},
+		 * {@code cancel} and the other calls of a {@link DelayQueue}, and claims and
+		 * acknowledgements. The default is 2 seconds.
+		 * @param commandTimeout the timeout, positive
+		 * @return this builder
+		 */
+		public Builder commandTimeout(Duration commandTimeout) {
+			if (commandTimeout == null || commandTimeout.toMillis() < 1) {
+				throw new IllegalArgumentException("Queue command timeout must be at least 1 ms, was " + commandTimeout);
+			}
+			this.commandTimeout = commandTimeout;
 			return this;
 		}
 

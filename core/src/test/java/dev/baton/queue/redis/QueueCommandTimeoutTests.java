@@ -1,0 +1,68 @@
+package dev.baton.queue.redis;
+
+import java.time.Duration;
+
+import dev.baton.queue.DelayQueue;
+import dev.baton.support.ProxiedRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.RedisSystemException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+/**
+ * Queue calls that Redis does not answer (a black-holed connection, a dead cluster node) fail
+ * after the queue's command timeout, not after the connection's (Lettuce waits 60 s by default).
+ */
+class QueueCommandTimeoutTests {
+
+	private ProxiedRedis redis;
+
+	private RedisDelayQueues queues;
+
+	@BeforeEach
+	void start() {
+		this.redis = ProxiedRedis.start();
+		this.queues = RedisDelayQueues.builder(this.redis.throughProxy(), JsonMapper.builder().build())
+			.commandTimeout(Duration.ofMillis(300))
+			.build();
+	}
+
+	@AfterEach
+	void stop() {
+		this.queues.close();
+		this.redis.close();
+	}
+
+	@Test
+	void callsThatRedisDoesNotAnswerFailWithinTheCommandTimeoutAndLoseNothing() {
+		DelayQueue<String> queue = this.queues.get("orders", String.class);
+		queue.schedule("o-1", "x", Duration.ofHours(1));
+
+		this.redis.proxy().blackHole();
+		failsInTime(() -> queue.schedule("o-2", "x", Duration.ofHours(1)), "schedule task 'o-2' of queue 'orders'");
+		failsInTime(() -> queue.find("o-1"), "find task 'o-1' of queue 'orders'");
+		failsInTime(() -> queue.reschedule("o-1", Duration.ofMinutes(5)), "reschedule task 'o-1' of queue 'orders'");
+		failsInTime(() -> queue.cancel("o-1"), "cancel task 'o-1' of queue 'orders'");
+		this.redis.proxy().heal();
+
+		await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> queue.find("o-1").isPresent());
+	}
+
+	private static void failsInTime(Executable call, String what) {
+		assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+			long start = System.nanoTime();
+			assertThatExceptionOfType(RedisSystemException.class).isThrownBy(call::execute)
+				.withMessageContaining("Redis did not " + what);
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1500));
+		});
+	}
+
+}
