@@ -6,19 +6,15 @@ import dev.baton.lock.LockLease;
 import dev.baton.lock.LockUnavailableException;
 import dev.baton.lock.RedisLockManager;
 import dev.baton.queue.DelayQueue;
-import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
-import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 import dev.baton.queue.redis.RedisDelayQueues;
+import dev.baton.support.DirectRedis;
+import dev.baton.support.OrdersConsumer;
 import dev.baton.test.LocalRedisServer;
 import dev.baton.test.RedisServer;
 import dev.baton.test.RedisServers;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -46,14 +42,8 @@ class MinReplicasToWriteTests {
 					new RedisStandaloneConfiguration(primary.host(), primary.port()));
 			connectionFactory.afterPropertiesSet();
 			connectionFactory.start();
-			RedisSentinelTests.Handler handler = new RedisSentinelTests.Handler();
 			RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build()).build();
-			GenericApplicationContext consumer = new GenericApplicationContext();
-			consumer.registerBean(DelayedTaskAnnotationBeanPostProcessor.class);
-			consumer.registerBean(DelayedTaskListenerRegistry.class,
-					() -> DelayedTaskListenerRegistry.builder(queues).build());
-			consumer.registerBean(RedisSentinelTests.Handler.class, () -> handler);
-			consumer.refresh();
+			OrdersConsumer consumer = new OrdersConsumer(queues);
 			try (RedisLockManager locks = RedisLockManager.builder(connectionFactory).build()) {
 				DelayQueue<String> orders = queues.get("orders", String.class);
 				orders.schedule("stored-before", "payload", Duration.ofSeconds(2));
@@ -67,18 +57,18 @@ class MinReplicasToWriteTests {
 				assertThatThrownBy(() -> orders.schedule("during", "payload", Duration.ZERO))
 					.isInstanceOf(RedisSystemException.class)
 					.hasMessageContaining("NOREPLICAS");
-				assertThat(get(primary, "baton:lock:{report}")).isNull();
+				assertThat(DirectRedis.get(primary, "baton:lock:{report}")).isNull();
 				assertThat(orders.find("during")).isEmpty();
 
 				replica.restart();
 				awaitGoodReplicas(primary, 1);
 
-				await().atMost(Duration.ofSeconds(30)).until(() -> handler.handled.contains("stored-before"));
+				await().atMost(Duration.ofSeconds(30)).until(() -> consumer.handled().contains("stored-before"));
 				try (LockLease lease = locks.tryAcquire("report", Duration.ZERO).orElseThrow()) {
 					assertThat(lease.isValid()).isTrue();
 				}
 				assertThat(orders.schedule("after", "payload", Duration.ZERO)).isTrue();
-				await().atMost(Duration.ofSeconds(30)).until(() -> handler.handled.contains("after"));
+				await().atMost(Duration.ofSeconds(30)).until(() -> consumer.handled().contains("after"));
 				assertThat(orders.stats().inFlight() + orders.stats().due() + orders.stats().scheduled()).isZero();
 			}
 			finally {
@@ -91,27 +81,7 @@ class MinReplicasToWriteTests {
 
 	private static void awaitGoodReplicas(RedisServer primary, int count) {
 		await().atMost(Duration.ofSeconds(30))
-			.until(() -> info(primary).contains("min_slaves_good_slaves:" + count + "\r\n"));
-	}
-
-	private static String info(RedisServer server) {
-		RedisClient client = RedisClient.create(RedisURI.create(server.host(), server.port()));
-		try (StatefulRedisConnection<String, String> connection = client.connect()) {
-			return connection.sync().info("replication");
-		}
-		finally {
-			client.shutdown();
-		}
-	}
-
-	private static String get(RedisServer server, String key) {
-		RedisClient client = RedisClient.create(RedisURI.create(server.host(), server.port()));
-		try (StatefulRedisConnection<String, String> connection = client.connect()) {
-			return connection.sync().get(key);
-		}
-		finally {
-			client.shutdown();
-		}
+			.until(() -> DirectRedis.replicationInfo(primary).contains("min_slaves_good_slaves:" + count + "\r\n"));
 	}
 
 }

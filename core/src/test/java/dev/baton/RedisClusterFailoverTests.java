@@ -8,21 +8,17 @@ import dev.baton.lock.LockLease;
 import dev.baton.lock.RedisLockManager;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.NewTask;
-import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
-import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 import dev.baton.queue.redis.RedisDelayQueues;
+import dev.baton.support.DirectRedis;
+import dev.baton.support.OrdersConsumer;
 import dev.baton.test.LocalRedisCluster;
 import dev.baton.test.LocalRedisServer;
 import dev.baton.test.RedisServers;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -45,16 +41,10 @@ class RedisClusterFailoverTests {
 					new RedisClusterConfiguration(cluster.nodes()), refreshingTopology());
 			connectionFactory.afterPropertiesSet();
 			connectionFactory.start();
-			RedisSentinelTests.Handler handler = new RedisSentinelTests.Handler();
 			RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
 				.partitions((name) -> 12)
 				.build();
-			GenericApplicationContext consumer = new GenericApplicationContext();
-			consumer.registerBean(DelayedTaskAnnotationBeanPostProcessor.class);
-			consumer.registerBean(DelayedTaskListenerRegistry.class,
-					() -> DelayedTaskListenerRegistry.builder(queues).build());
-			consumer.registerBean(RedisSentinelTests.Handler.class, () -> handler);
-			consumer.refresh();
+			OrdersConsumer consumer = new OrdersConsumer(queues);
 			try (RedisLockManager locks = RedisLockManager.builder(connectionFactory).build()) {
 				DelayQueue<String> orders = queues.get("orders", String.class);
 				List<String> ids = IntStream.range(0, 60).mapToObj((i) -> "order-" + i).toList();
@@ -64,7 +54,7 @@ class RedisClusterFailoverTests {
 
 				failing.kill();
 
-				await().atMost(Duration.ofSeconds(30)).until(() -> handler.handled.containsAll(ids));
+				await().atMost(Duration.ofSeconds(30)).until(() -> consumer.handled().containsAll(ids));
 				assertThat(orders.stats().inFlight() + orders.stats().due() + orders.stats().scheduled()).isZero();
 				await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
 					for (int i = 0; i < 20; i++) {
@@ -96,24 +86,9 @@ class RedisClusterFailoverTests {
 
 	/** Waits until the replica has every write its primary had, so that the kill loses none. */
 	private static void awaitReplicated(LocalRedisServer primary, LocalRedisServer replica) {
-		long written = Long.parseLong(replicationField(primary, "master_repl_offset"));
+		long written = Long.parseLong(DirectRedis.replicationField(primary, "master_repl_offset"));
 		await().atMost(Duration.ofSeconds(10))
-			.until(() -> Long.parseLong(replicationField(replica, "slave_repl_offset")) >= written);
-	}
-
-	private static String replicationField(LocalRedisServer server, String field) {
-		RedisClient client = RedisClient.create(RedisURI.create(server.host(), server.port()));
-		try (StatefulRedisConnection<String, String> connection = client.connect()) {
-			for (String line : connection.sync().info("replication").split("\r?\n")) {
-				if (line.startsWith(field + ":")) {
-					return line.substring(field.length() + 1).trim();
-				}
-			}
-			return "-1";
-		}
-		finally {
-			client.shutdown();
-		}
+			.until(() -> Long.parseLong(DirectRedis.replicationField(replica, "slave_repl_offset")) >= written);
 	}
 
 }

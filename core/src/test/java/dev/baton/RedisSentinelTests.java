@@ -2,21 +2,17 @@ package dev.baton;
 
 import java.time.Duration;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 import dev.baton.lock.LockLease;
 import dev.baton.lock.RedisLockManager;
 import dev.baton.queue.DelayQueue;
-import dev.baton.queue.annotation.DelayedTask;
-import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
-import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 import dev.baton.queue.redis.RedisDelayQueues;
+import dev.baton.support.OrdersConsumer;
 import dev.baton.test.LocalRedisSentinel;
 import dev.baton.test.RedisServers;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -37,20 +33,14 @@ class RedisSentinelTests {
 					new RedisSentinelConfiguration(sentinel.masterName(), Set.copyOf(sentinel.sentinelNodes())));
 			connectionFactory.afterPropertiesSet();
 			connectionFactory.start();
-			Handler handler = new Handler();
 			RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build()).build();
-			GenericApplicationContext consumer = new GenericApplicationContext();
-			consumer.registerBean(DelayedTaskAnnotationBeanPostProcessor.class);
-			consumer.registerBean(DelayedTaskListenerRegistry.class,
-					() -> DelayedTaskListenerRegistry.builder(queues).build());
-			consumer.registerBean(Handler.class, () -> handler);
-			consumer.refresh();
+			OrdersConsumer consumer = new OrdersConsumer(queues);
 			try (RedisLockManager locks = RedisLockManager.builder(connectionFactory).build();
 					RedisLockManager replicated = RedisLockManager.builder(connectionFactory)
 						.replicaAcknowledgement(1, Duration.ofSeconds(2))
 						.build()) {
 				DelayQueue<String> orders = queues.get("orders", String.class);
-				lockAndHandle(locks, orders, handler, "before");
+				lockAndHandle(locks, orders, consumer, "before");
 				lockAndRelease(replicated, "replicated:before");
 
 				int primary = sentinel.primaryPort();
@@ -63,7 +53,7 @@ class RedisSentinelTests {
 						assertThat(lease.isValid()).isTrue();
 					}
 				});
-				lockAndHandle(locks, orders, handler, "after");
+				lockAndHandle(locks, orders, consumer, "after");
 				// The demoted primary now replicates the new one: waiting for a replica works again,
 				// on connections to the new primary.
 				await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
@@ -80,31 +70,21 @@ class RedisSentinelTests {
 		}
 	}
 
-	private static void lockAndHandle(RedisLockManager locks, DelayQueue<String> orders, Handler handler, String id) {
+	private static void lockAndHandle(RedisLockManager locks, DelayQueue<String> orders, OrdersConsumer consumer,
+			String id) {
 		try (LockLease lease = locks.tryAcquire("report:" + id, Duration.ZERO).orElseThrow()) {
 			assertThat(locks.tryAcquire("report:" + id, Duration.ZERO)).isEmpty();
 			assertThat(lease.isValid()).isTrue();
 		}
 		await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
 			.until(() -> orders.schedule(id, "payload", Duration.ZERO) || orders.find(id).isEmpty());
-		await().atMost(Duration.ofSeconds(30)).until(() -> handler.handled.contains(id));
+		await().atMost(Duration.ofSeconds(30)).until(() -> consumer.handled().contains(id));
 	}
 
 	private static void lockAndRelease(RedisLockManager locks, String name) {
 		try (LockLease lease = locks.tryAcquire(name, Duration.ZERO).orElseThrow()) {
 			assertThat(lease.isValid()).isTrue();
 		}
-	}
-
-	static class Handler {
-
-		final Set<String> handled = ConcurrentHashMap.newKeySet();
-
-		@DelayedTask(queue = "orders")
-		void handle(String payload, dev.baton.queue.TaskContext task) {
-			this.handled.add(task.id());
-		}
-
 	}
 
 }

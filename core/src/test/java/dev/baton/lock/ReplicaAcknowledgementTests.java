@@ -2,14 +2,11 @@ package dev.baton.lock;
 
 import java.time.Duration;
 
+import dev.baton.support.DirectRedis;
 import dev.baton.test.LocalRedisCluster;
 import dev.baton.test.LocalRedisServer;
 import dev.baton.test.RedisProxy;
-import dev.baton.test.RedisServer;
 import dev.baton.test.RedisServers;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,7 +43,7 @@ class ReplicaAcknowledgementTests {
 		this.replicationLink = RedisProxy.to(this.primary);
 		this.replica = RedisServers.startLocal("--replicaof", this.replicationLink.host(),
 				String.valueOf(this.replicationLink.port()));
-		await().atMost(Duration.ofSeconds(10)).until(() -> info(this.replica).contains("master_link_status:up"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> DirectRedis.replicationInfo(this.replica).contains("master_link_status:up"));
 		this.connectionFactory = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration(this.primary.host(), this.primary.port()));
 		this.connectionFactory.afterPropertiesSet();
@@ -68,9 +65,9 @@ class ReplicaAcknowledgementTests {
 		try (RedisLockManager locks = manager(Duration.ofSeconds(5))) {
 			LockLease lease = locks.tryAcquire("invoice:7", Duration.ZERO).orElseThrow();
 
-			assertThat(get(this.replica, "baton:lock:{invoice:7}")).isNotNull();
+			assertThat(DirectRedis.get(this.replica, "baton:lock:{invoice:7}")).isNotNull();
 			lease.release();
-			assertThat(get(this.replica, "baton:lock:{invoice:7}")).isNull();
+			assertThat(DirectRedis.get(this.replica, "baton:lock:{invoice:7}")).isNull();
 		}
 		assertThat(unreplicated("acquire") + unreplicated("release")).isZero();
 	}
@@ -83,7 +80,7 @@ class ReplicaAcknowledgementTests {
 				.isInstanceOf(LockUnavailableException.class)
 				.hasMessageContaining("Lock 'invoice:8' was not granted: 0 of 1 replica(s) had it in time");
 
-			await().atMost(Duration.ofSeconds(5)).until(() -> get(this.primary, "baton:lock:{invoice:8}") == null);
+			await().atMost(Duration.ofSeconds(5)).until(() -> DirectRedis.get(this.primary, "baton:lock:{invoice:8}") == null);
 			assertThat(unreplicated("acquire")).isEqualTo(1);
 		}
 	}
@@ -96,7 +93,7 @@ class ReplicaAcknowledgementTests {
 
 			lease.release();
 
-			assertThat(get(this.primary, "baton:lock:{invoice:9}")).isNull();
+			assertThat(DirectRedis.get(this.primary, "baton:lock:{invoice:9}")).isNull();
 			assertThat(unreplicated("release")).isEqualTo(1);
 		}
 	}
@@ -141,26 +138,6 @@ class ReplicaAcknowledgementTests {
 	private double unreplicated(String operation) {
 		var counter = this.meters.find("baton.lock.unreplicated").tag("operation", operation).counter();
 		return (counter != null) ? counter.count() : 0;
-	}
-
-	private static String get(RedisServer server, String key) {
-		RedisClient client = RedisClient.create(RedisURI.create(server.host(), server.port()));
-		try (StatefulRedisConnection<String, String> connection = client.connect()) {
-			return connection.sync().get(key);
-		}
-		finally {
-			client.shutdown();
-		}
-	}
-
-	private static String info(RedisServer server) {
-		RedisClient client = RedisClient.create(RedisURI.create(server.host(), server.port()));
-		try (StatefulRedisConnection<String, String> connection = client.connect()) {
-			return connection.sync().info("replication");
-		}
-		finally {
-			client.shutdown();
-		}
 	}
 
 }
