@@ -17,9 +17,14 @@ final class BatonLockClient implements LockClient {
 
 	private final LockManager locks;
 
-	BatonLockClient(String redisUrl) {
+	/**
+	 * Starts the application.
+	 * @param redisUrl the server
+	 * @param properties extra {@code name=value} properties
+	 */
+	BatonLockClient(String redisUrl, String... properties) {
 		this.application = BatonApplication.start(redisUrl, (context) -> {
-		});
+		}, properties);
 		this.locks = this.application.getBean(LockManager.class);
 	}
 

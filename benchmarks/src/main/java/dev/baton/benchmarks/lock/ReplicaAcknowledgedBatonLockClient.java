@@ -5,15 +5,11 @@ import java.time.Duration;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.LockSupport;
 
-import dev.baton.benchmarks.BatonApplication;
-import dev.baton.lock.LockManager;
 import dev.baton.test.LocalRedisServer;
 import dev.baton.test.RedisServers;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
-
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Baton's locks with {@code baton.lock.replica-acknowledgement.replicas=1}: the client starts a
@@ -24,17 +20,13 @@ final class ReplicaAcknowledgedBatonLockClient implements LockClient {
 
 	private final LocalRedisServer replica;
 
-	private final ConfigurableApplicationContext application;
-
-	private final LockManager locks;
+	private final BatonLockClient baton;
 
 	ReplicaAcknowledgedBatonLockClient(String redisUrl) {
 		URI primary = URI.create(redisUrl);
 		this.replica = RedisServers.startLocal("--replicaof", primary.getHost(), String.valueOf(primary.getPort()));
 		awaitLinkUp(this.replica);
-		this.application = BatonApplication.start(redisUrl, (context) -> {
-		}, "baton.lock.replica-acknowledgement.replicas=1");
-		this.locks = this.application.getBean(LockManager.class);
+		this.baton = new BatonLockClient(redisUrl, "baton.lock.replica-acknowledgement.replicas=1");
 	}
 
 	private static void awaitLinkUp(LocalRedisServer replica) {
@@ -55,12 +47,12 @@ final class ReplicaAcknowledgedBatonLockClient implements LockClient {
 
 	@Override
 	public Lock lockFor(String name) {
-		return this.locks.getLock(name);
+		return this.baton.lockFor(name);
 	}
 
 	@Override
 	public void close() {
-		this.application.close();
+		this.baton.close();
 		this.replica.close();
 	}
 

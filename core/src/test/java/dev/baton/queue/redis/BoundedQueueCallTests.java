@@ -1,8 +1,11 @@
 package dev.baton.queue.redis;
 
 import java.time.Duration;
+import java.util.List;
 
 import dev.baton.queue.DelayQueue;
+import dev.baton.queue.Delivery;
+import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.support.ProxiedRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,10 +21,12 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * Queue calls that Redis does not answer (a black-holed connection, a dead cluster node) fail
- * after the queue's command timeout, not after the connection's (Lettuce waits 60 s by default).
+ * Queue calls that Redis does not answer (a black-holed connection, a dead cluster node) fail in
+ * bounded time, not after the connection's command timeout (Lettuce waits 60 s by default): a
+ * visibility extension well before the visibility runs out, other calls after the queue's command
+ * timeout.
  */
-class QueueCommandTimeoutTests {
+class BoundedQueueCallTests {
 
 	private ProxiedRedis redis;
 
@@ -39,6 +44,25 @@ class QueueCommandTimeoutTests {
 	void stop() {
 		this.queues.close();
 		this.redis.close();
+	}
+
+	@Test
+	void extensionThatRedisDoesNotAnswerFailsWithinAThirdOfTheVisibilityTimeout() {
+		@SuppressWarnings("unchecked")
+		ConsumableQueue<String> queue = (ConsumableQueue<String>) this.queues.get("orders", String.class);
+		queue.schedule("o-1", "x", Duration.ZERO);
+		List<Delivery<String>> deliveries = queue.claim(1, Duration.ofSeconds(3)).deliveries();
+
+		this.redis.proxy().blackHole();
+		long start = System.nanoTime();
+		assertThatExceptionOfType(RedisSystemException.class)
+			.isThrownBy(() -> queue.extendVisibility(deliveries, Duration.ofSeconds(3)))
+			.withMessageContaining("extend the visibility of 1 task(s) of queue 'orders'");
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1500));
+
+		this.redis.proxy().heal();
+		queue.extendVisibility(deliveries, Duration.ofSeconds(3));
+		assertThat(deliveries.get(0).ack()).isTrue();
 	}
 
 	@Test
