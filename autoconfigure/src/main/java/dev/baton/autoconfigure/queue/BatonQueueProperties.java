@@ -46,7 +46,7 @@ public class BatonQueueProperties {
 	private Duration shutdownTimeout = Duration.ofSeconds(30);
 
 	/** Most tasks claimed in one round trip. */
-	private int batchSize = 32;
+	private int batchSize = 128;
 
 	/**
 	 * Most claimed tasks that may wait in the instance for a free handler, beyond the concurrency.

@@ -115,7 +115,7 @@ class BatonQueueAutoConfigurationTests {
 				assertThat(orders.backoff().max()).isEqualTo(Duration.ofSeconds(10));
 				ListenerSettings other = properties.settings("other");
 				assertThat(other.visibilityTimeout()).isEqualTo(Duration.ofSeconds(30));
-				assertThat(other.batchSize()).isEqualTo(32);
+				assertThat(other.batchSize()).isEqualTo(128);
 				assertThat(other.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
 				assertThat(other.maxIdlePoll()).isEqualTo(Duration.ofSeconds(5));
 			});

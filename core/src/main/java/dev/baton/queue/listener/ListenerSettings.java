@@ -23,7 +23,7 @@ public record ListenerSettings(int maxAttempts, BackoffPolicy backoff, Duration 
 
 	/** The settings of {@code baton.queue.*} when nothing is configured. */
 	public static final ListenerSettings DEFAULTS = new ListenerSettings(5,
-			new BackoffPolicy(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5)), Duration.ofSeconds(30), 32, 1000,
+			new BackoffPolicy(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5)), Duration.ofSeconds(30), 128, 1000,
 			Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(30));
 
 	/** The most tasks a container may hold at once: concurrency plus prefetch. */
