@@ -34,7 +34,7 @@ class MinReplicasToWriteTests {
 	@Test
 	void whileThePrimaryRefusesWritesCallsFailAndOnceItAcceptsThemAgainNothingIsLost() {
 		try (LocalRedisServer primary = RedisServers.startLocal("--min-replicas-to-write", "1",
-				"--min-replicas-max-lag", "10");
+				"--min-replicas-max-lag", "10", "--repl-diskless-sync-delay", "0");
 				LocalRedisServer replica = RedisServers.startLocal("--replicaof", primary.host(),
 						String.valueOf(primary.port()))) {
 			awaitGoodReplicas(primary, 1);

@@ -39,7 +39,8 @@ class ReplicaAcknowledgementTests {
 
 	@BeforeEach
 	void startPrimaryAndReplica() {
-		this.primary = RedisServers.startLocal();
+		// Redis 7 would delay the replica's first sync by 5 s.
+		this.primary = RedisServers.startLocal("--repl-diskless-sync-delay", "0");
 		this.replicationLink = RedisProxy.to(this.primary);
 		this.replica = RedisServers.startLocal("--replicaof", this.replicationLink.host(),
 				String.valueOf(this.replicationLink.port()));

@@ -15,6 +15,7 @@ import dev.baton.test.LocalRedisSentinel;
 import dev.baton.test.LocalRedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
 
 /**
@@ -44,14 +45,17 @@ public final class SentinelProcesses implements LocalRedisSentinel {
 		List<LocalRedisServer> dataNodes = new ArrayList<>();
 		List<LocalRedisServer> sentinels = new ArrayList<>();
 		try {
-			LocalRedisServer primary = RedisProcess.start();
+			// Either node may be the primary after a failover; Redis 7 would delay each first sync by 5 s.
+			LocalRedisServer primary = RedisProcess.start("--repl-diskless-sync-delay", "0");
 			dataNodes.add(primary);
-			dataNodes.add(RedisProcess.start("--replicaof", primary.host(), String.valueOf(primary.port())));
+			dataNodes.add(RedisProcess.start("--repl-diskless-sync-delay", "0", "--replicaof", primary.host(),
+					String.valueOf(primary.port())));
 			for (int i = 0; i < 3; i++) {
 				sentinels.add(RedisProcess.startWithConfig(sentinelConfig(primary), "--sentinel"));
 			}
 			SentinelProcesses set = new SentinelProcesses(dataNodes, sentinels);
-			set.await("every sentinel to know the replica and the other sentinels", set::isReady);
+			set.await("every sentinel to know the replica and the other sentinels, and the replica to be in sync",
+					() -> set.isReady() && isInSync(dataNodes.get(1)));
 			return set;
 		}
 		catch (RuntimeException ex) {
@@ -113,6 +117,17 @@ public final class SentinelProcesses implements LocalRedisSentinel {
 			String otherSentinels = sentinel.sync().master(MASTER).get("num-other-sentinels");
 			return knowsReplica && String.valueOf(this.sentinels.size() - 1).equals(otherSentinels);
 		}));
+	}
+
+	/** Whether the replica has loaded its primary's data and follows its changes. */
+	private static boolean isInSync(LocalRedisServer replica) {
+		RedisClient client = RedisClient.create(RedisURI.create(replica.host(), replica.port()));
+		try (StatefulRedisConnection<String, String> connection = client.connect()) {
+			return connection.sync().info("replication").contains("master_link_status:up");
+		}
+		finally {
+			client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		}
 	}
 
 	private void await(String what, BooleanSupplier condition) {
