@@ -74,11 +74,6 @@ public final class ReplicaAcknowledgedScripts implements AutoCloseable {
 		this.failure = failure;
 	}
 
-	/** How many replicas each call waits for. */
-	public int replicas() {
-		return this.replicas;
-	}
-
 	/**
 	 * Runs a script, then waits until the replicas have its writes or the replica timeout has
 	 * passed.

@@ -625,8 +625,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	 */
 	private List<Object> call(QueueScript script, String what, List<String> keys, List<String> args) {
 		String fullWhat = what + " of queue '" + this.name + "'";
-		return replyOf(fullWhat, this.timedScripts.evalAll(fullWhat, List.of(new TimedScripts.Script(script.script(),
-				keys, args.toArray(String[]::new)))).get(0));
+		return replyOf(fullWhat,
+				this.timedScripts.evalAll(fullWhat, List.of(new PartitionCall(keys, args).of(script))).get(0));
 	}
 
 	/**
@@ -638,7 +638,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	private List<TimedScripts.Reply> runEach(QueueScript script, String what, List<PartitionCall> calls) {
 		List<TimedScripts.Script> scripts = new ArrayList<>(calls.size());
 		for (PartitionCall call : calls) {
-			scripts.add(new TimedScripts.Script(script.script(), call.keys(), call.args().toArray(String[]::new)));
+			scripts.add(call.of(script));
 		}
 		Duration commandTimeout = this.timedScripts.timeout();
 		Duration roundWait = (this.visibilityTimeout.compareTo(commandTimeout.multipliedBy(3)) < 0)
@@ -664,6 +664,10 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	/** One script call on one partition. */
 	private record PartitionCall(List<String> keys, List<String> args) {
+
+		TimedScripts.Script of(QueueScript script) {
+			return new TimedScripts.Script(script.script(), this.keys, this.args.toArray(String[]::new));
+		}
 
 	}
 
