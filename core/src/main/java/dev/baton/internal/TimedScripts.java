@@ -3,7 +3,6 @@ package dev.baton.internal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -38,6 +37,8 @@ public final class TimedScripts {
 
 	private final StringRedisTemplate redis;
 
+	private final SharedLettuceCommands shared;
+
 	private final Duration timeout;
 
 	private final BiFunction<String, Throwable, RuntimeException> failure;
@@ -54,6 +55,7 @@ public final class TimedScripts {
 		this.redis = new StringRedisTemplate(connectionFactory);
 		// Without this the template wraps each connection in a reflective proxy, on every call.
 		this.redis.setExposeConnection(true);
+		this.shared = new SharedLettuceCommands(connectionFactory);
 		this.timeout = timeout;
 	}
 
@@ -102,9 +104,14 @@ public final class TimedScripts {
 	public List<Reply> evalAll(String what, List<Script> scripts, Duration timeout) {
 		List<Reply> replies = new ArrayList<>(scripts.size());
 		try {
+			RedisClusterAsyncCommands<byte[], byte[]> commands = this.shared.get();
+			if (commands != null) {
+				sendAndAwait(commands, scripts, timeout, replies);
+				return replies;
+			}
 			this.redis.execute((RedisCallback<@Nullable Void>) (connection) -> {
 				if (connection.getNativeConnection() instanceof RedisClusterAsyncCommands<?, ?> async) {
-					sendAndAwait(bytes(async), scripts, timeout, replies);
+					sendAndAwait(SharedLettuceCommands.bytes(async), scripts, timeout, replies);
 				}
 				else {
 					for (Script script : scripts) {
@@ -120,26 +127,20 @@ public final class TimedScripts {
 		return replies;
 	}
 
-	@SuppressWarnings("unchecked")
-	private static RedisClusterAsyncCommands<byte[], byte[]> bytes(RedisClusterAsyncCommands<?, ?> async) {
-		return (RedisClusterAsyncCommands<byte[], byte[]>) async;
-	}
-
 	/**
 	 * Sends a script and does not wait for its reply: for clean-up whose outcome changes nothing
 	 * for the caller. On clients other than Lettuce it runs blocking, its failure ignored.
 	 */
 	public void sendQuietly(Script script) {
 		try {
+			RedisClusterAsyncCommands<byte[], byte[]> commands = this.shared.get();
+			if (commands != null) {
+				sendWithoutWaiting(commands, script);
+				return;
+			}
 			this.redis.execute((RedisCallback<@Nullable Void>) (connection) -> {
 				if (connection.getNativeConnection() instanceof RedisClusterAsyncCommands<?, ?> async) {
-					RedisClusterAsyncCommands<byte[], byte[]> commands = bytes(async);
-					script.send(commands).whenComplete((reply, failure) -> {
-						if (failure instanceof RedisNoScriptException) {
-							// Redis forgot the script (restart, SCRIPT FLUSH) or never had it.
-							script.sendText(commands);
-						}
-					});
+					sendWithoutWaiting(SharedLettuceCommands.bytes(async), script);
 				}
 				else {
 					runBlocking(connection, script);
@@ -150,6 +151,15 @@ public final class TimedScripts {
 		catch (RuntimeException ex) {
 			// Best effort: the lease runs out anyway.
 		}
+	}
+
+	private static void sendWithoutWaiting(RedisClusterAsyncCommands<byte[], byte[]> commands, Script script) {
+		script.send(commands).whenComplete((reply, failure) -> {
+			if (failure instanceof RedisNoScriptException) {
+				// Redis forgot the script (restart, SCRIPT FLUSH) or never had it.
+				script.sendText(commands);
+			}
+		});
 	}
 
 	private static void sendAndAwait(RedisClusterAsyncCommands<byte[], byte[]> async, List<Script> scripts,
@@ -232,8 +242,14 @@ public final class TimedScripts {
 		 */
 		public Script(RedisScript<?> script, List<String> keys, String... args) {
 			this.script = script;
-			this.keys = keys.stream().map(TimedScripts::utf8).toArray(byte[][]::new);
-			this.args = Arrays.stream(args).map(TimedScripts::utf8).toArray(byte[][]::new);
+			this.keys = new byte[keys.size()][];
+			for (int i = 0; i < this.keys.length; i++) {
+				this.keys[i] = utf8(keys.get(i));
+			}
+			this.args = new byte[args.length][];
+			for (int i = 0; i < args.length; i++) {
+				this.args[i] = utf8(args[i]);
+			}
 		}
 
 		ScriptOutputType outputType() {

@@ -21,6 +21,9 @@ final class MetricGroups {
 
 	private final int maxGroups;
 
+	/** Set once every place is taken: from then on unknown groups are tagged without locking. */
+	private volatile boolean full;
+
 	MetricGroups(int maxGroups) {
 		this.maxGroups = maxGroups;
 	}
@@ -29,11 +32,15 @@ final class MetricGroups {
 		if (this.groups.contains(group)) {
 			return group;
 		}
+		if (this.full) {
+			return OTHER;
+		}
 		synchronized (this.groups) {
 			if (this.groups.size() < this.maxGroups) {
 				this.groups.add(group);
 				return group;
 			}
+			this.full = true;
 			if (this.groups.add(OTHER)) {
 				logger.warn("More than " + this.maxGroups + " lock metric groups: further groups, such as '" + group
 						+ "', are tagged lock=" + OTHER + ". Give locks whose names carry ids a group of their own "

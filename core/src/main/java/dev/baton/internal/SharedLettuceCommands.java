@@ -1,0 +1,71 @@
+package dev.baton.internal;
+
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * The asynchronous commands of a {@link LettuceConnectionFactory}'s shared native connection,
+ * looked up once and again only after the factory closed that connection (a reset, or a stop and
+ * start). Going through a template for every script instead builds a {@code LettuceConnection}
+ * with a dozen command facades each time, which cost more client CPU than the call itself.
+ *
+ * <p>Only a shared connection is kept: a dedicated one belongs to its pool and may carry another
+ * caller's transaction once given back.
+ */
+final class SharedLettuceCommands {
+
+	private final @Nullable LettuceConnectionFactory connectionFactory;
+
+	private volatile @Nullable RedisClusterAsyncCommands<byte[], byte[]> commands;
+
+	SharedLettuceCommands(RedisConnectionFactory connectionFactory) {
+		this.connectionFactory = (connectionFactory instanceof LettuceConnectionFactory lettuce) ? lettuce : null;
+	}
+
+	/**
+	 * The commands of the shared connection, or {@code null} when the factory hands out no shared
+	 * Lettuce connection.
+	 * @throws RuntimeException if the factory cannot give a connection (not started, or stopped)
+	 */
+	@Nullable RedisClusterAsyncCommands<byte[], byte[]> get() {
+		LettuceConnectionFactory factory = this.connectionFactory;
+		if (factory == null || !factory.getShareNativeConnection()) {
+			return null;
+		}
+		RedisClusterAsyncCommands<byte[], byte[]> current = this.commands;
+		if (current != null && isOpen(current)) {
+			return current;
+		}
+		try (RedisConnection connection = factory.getConnection()) {
+			current = (connection.getNativeConnection() instanceof RedisClusterAsyncCommands<?, ?> async)
+					? bytes(async) : null;
+		}
+		this.commands = current;
+		return current;
+	}
+
+	@SuppressWarnings("unchecked")
+	static RedisClusterAsyncCommands<byte[], byte[]> bytes(RedisClusterAsyncCommands<?, ?> async) {
+		return (RedisClusterAsyncCommands<byte[], byte[]>) async;
+	}
+
+	// Lettuce 7 deprecates reaching a connection through its commands, and the factory shows its
+	// shared connection only as commands: there is no other way to learn that it was closed.
+	@SuppressWarnings("deprecation")
+	private static boolean isOpen(RedisClusterAsyncCommands<byte[], byte[]> commands) {
+		if (commands instanceof RedisAsyncCommands<byte[], byte[]> standalone) {
+			return standalone.getStatefulConnection().isOpen();
+		}
+		if (commands instanceof RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster) {
+			return cluster.getStatefulConnection().isOpen();
+		}
+		return false;
+	}
+
+}

@@ -1,0 +1,78 @@
+package dev.baton.internal;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+
+import dev.baton.test.RedisServer;
+import dev.baton.test.RedisTest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.script.RedisScript;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * {@link TimedScripts} keeps the shared Lettuce connection it found, and finds the new one once
+ * the factory replaced it.
+ */
+@RedisTest
+class TimedScriptsTests {
+
+	private static final RedisScript<Long> INCREMENT = RedisScript.of("return redis.call('INCR', KEYS[1])", Long.class);
+
+	private final String counter = "timed-scripts-tests:" + UUID.randomUUID();
+
+	private LettuceConnectionFactory connectionFactory;
+
+	@AfterEach
+	void tearDown() {
+		this.connectionFactory.destroy();
+	}
+
+	@Test
+	void scriptsRunOnTheNewSharedConnectionAfterTheFactoryResetIt(RedisServer server) {
+		TimedScripts scripts = scripts(server, UnaryOperator.identity());
+		assertThat(increment(scripts)).isEqualTo(1L);
+		this.connectionFactory.resetConnection();
+		assertThat(increment(scripts)).isEqualTo(2L);
+	}
+
+	@Test
+	void scriptsRunAgainAfterTheFactoryWasStoppedAndStarted(RedisServer server) {
+		TimedScripts scripts = scripts(server, UnaryOperator.identity());
+		assertThat(increment(scripts)).isEqualTo(1L);
+		this.connectionFactory.stop();
+		assertThatIllegalStateException().isThrownBy(() -> increment(scripts)).withMessageContaining("Redis did not");
+		this.connectionFactory.start();
+		assertThat(increment(scripts)).isEqualTo(2L);
+	}
+
+	@Test
+	void scriptsRunOnDedicatedConnectionsWhenTheFactoryDoesNotShareOne(RedisServer server) {
+		TimedScripts scripts = scripts(server, (factory) -> {
+			factory.setShareNativeConnection(false);
+			return factory;
+		});
+		assertThat(increment(scripts)).isEqualTo(1L);
+		assertThat(increment(scripts)).isEqualTo(2L);
+	}
+
+	private TimedScripts scripts(RedisServer server, UnaryOperator<LettuceConnectionFactory> customizer) {
+		this.connectionFactory = customizer
+			.apply(new LettuceConnectionFactory(new RedisStandaloneConfiguration(server.host(), server.port())));
+		this.connectionFactory.afterPropertiesSet();
+		this.connectionFactory.start();
+		return new TimedScripts(this.connectionFactory, Duration.ofSeconds(2), IllegalStateException::new);
+	}
+
+	private Object increment(TimedScripts scripts) {
+		return scripts.eval("increment", INCREMENT, List.of(this.counter));
+	}
+
+}
