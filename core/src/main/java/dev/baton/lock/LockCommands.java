@@ -42,6 +42,12 @@ final class LockCommands {
 
 	private static final long UNKNOWN_LEASE_MILLIS = 1000;
 
+	/**
+	 * Fencing tokens that each acquisition and hand-off in Redis reserves: its own, and one for each
+	 * turn within this JVM that may follow it without a script (see {@link RedisLockLease#passTo}).
+	 */
+	static final int RESERVED_TOKENS = LockWaiters.MAX_TURNS_IN_A_ROW;
+
 	private static final Log logger = LogFactory.getLog(LockCommands.class);
 
 	private final TimedScripts calls;
@@ -70,14 +76,14 @@ final class LockCommands {
 	}
 
 	/**
-	 * Takes the lock if it is free.
+	 * Takes the lock if it is free, reserving {@value #RESERVED_TOKENS} fencing tokens.
 	 * @param waitingMillis how long to mark the lock as awaited if it is taken, 0 when the caller does not wait
 	 * @return the fencing token (positive), or minus the holder's remaining lease in ms (at most 0)
 	 */
 	long acquire(LockKeys keys, String owner, long leaseMillis, long fenceMillis, long waitingMillis) {
 		Acknowledged reply = write("acquire lock '" + keys.name() + "'", ACQUIRE,
 				List.of(keys.lock(), keys.fence(), keys.waiting()), owner, String.valueOf(leaseMillis),
-				String.valueOf(fenceMillis), String.valueOf(waitingMillis));
+				String.valueOf(fenceMillis), String.valueOf(waitingMillis), String.valueOf(RESERVED_TOKENS));
 		List<?> result = (List<?>) reply.value();
 		long value = ((Number) result.get(1)).longValue();
 		if (((Number) result.get(0)).longValue() == 1) {
@@ -89,12 +95,14 @@ final class LockCommands {
 	}
 
 	/**
-	 * Passes the lock from {@code owner} to {@code newOwner} if {@code owner} still holds it.
+	 * Passes the lock from {@code owner} to {@code newOwner} if {@code owner} still holds it,
+	 * reserving {@value #RESERVED_TOKENS} fencing tokens.
 	 * @return the new owner's fencing token, or 0 when {@code owner} no longer held the lock
 	 */
 	long handOff(LockKeys keys, String owner, String newOwner, long leaseMillis, long fenceMillis) {
 		Acknowledged reply = write("hand over lock '" + keys.name() + "'", HAND_OFF, List.of(keys.lock(), keys.fence()),
-				owner, newOwner, String.valueOf(leaseMillis), String.valueOf(fenceMillis));
+				owner, newOwner, String.valueOf(leaseMillis), String.valueOf(fenceMillis),
+				String.valueOf(RESERVED_TOKENS));
 		reportIfUnreplicated(keys, "hand-off", reply);
 		return number(reply.value());
 	}

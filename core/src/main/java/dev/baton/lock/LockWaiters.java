@@ -30,8 +30,9 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * it asks again when the holder's lease would run out.
  *
  * <p>A holder in this JVM hands the lock to the first waiter in line that is not asking Redis at
- * that moment, in one script that changes the owner: the lock is never free in between, so no
- * other thread or instance can take it, and the waiter needs no round trip of its own. While a
+ * that moment, without a Redis call where the lease allows it ({@link RedisLockLease#passTo}),
+ * else in one script that changes the owner: the lock is never free in between, so no other
+ * thread or instance can take it, and the waiter needs no round trip of its own. While a
  * thread of this JVM holds the lock, nobody in line asks Redis. So that waiters on other
  * instances are not starved, after {@value #MAX_TURNS_IN_A_ROW} turns in a row within this JVM
  * the lock is released through Redis; if other instances' waiters wait for it (the waiting

@@ -13,6 +13,11 @@ import org.jspecify.annotations.Nullable;
  * has passed since the last acquire or renewal that Redis acknowledged, counted from when that
  * command was <em>sent</em>. Redis cannot have expired the key before then, whatever the network
  * does afterwards; past it, the key may be gone and another owner may hold it.
+ *
+ * <p>A renewed lease, once released, may pass straight to a waiter of this JVM: Redis keeps the
+ * owner it has, and the waiter's lease has the same owner, the next fencing token that Redis
+ * reserved for the holder's acquisition, and the same expiry. Only one of the two is ever held:
+ * the holder's is released before it passes on.
  */
 final class RedisLockLease implements LockLease {
 
@@ -32,6 +37,9 @@ final class RedisLockLease implements LockLease {
 
 	private final long fencingToken;
 
+	/** The last fencing token reserved with this lease's acquisition in Redis, for leases passed on. */
+	private final long lastReservedToken;
+
 	private final long acquiredAt;
 
 	private final long leaseNanos;
@@ -43,19 +51,42 @@ final class RedisLockLease implements LockLease {
 
 	/**
 	 * Create the lease of an acquisition that Redis granted.
+	 * @param fencingToken the token Redis issued, the first of the {@code reservedTokens} it reserved
 	 * @param sentAt when the acquiring command was sent, on {@link System#nanoTime()}
 	 * @param leaseNanos the lease Redis set
 	 */
 	RedisLockLease(RedisLockManager manager, LockRequest request, LockKeys keys, String owner, long fencingToken,
-			long sentAt, long leaseNanos) {
+			int reservedTokens, long sentAt, long leaseNanos) {
+		this(manager, request, keys, owner, fencingToken, fencingToken + reservedTokens - 1, sentAt, leaseNanos,
+				sentAt + leaseNanos);
+	}
+
+	private RedisLockLease(RedisLockManager manager, LockRequest request, LockKeys keys, String owner,
+			long fencingToken, long lastReservedToken, long acquiredAt, long leaseNanos, long validUntil) {
 		this.manager = manager;
 		this.request = request;
 		this.keys = keys;
 		this.owner = owner;
 		this.fencingToken = fencingToken;
-		this.acquiredAt = sentAt;
+		this.lastReservedToken = lastReservedToken;
+		this.acquiredAt = acquiredAt;
 		this.leaseNanos = leaseNanos;
-		this.validUntil = sentAt + leaseNanos;
+		this.validUntil = validUntil;
+	}
+
+	/**
+	 * The lease of a waiter of this JVM that takes the lock from this released lease without a
+	 * Redis call, or {@code null} when the lock must change hands in Redis: either side has a lease
+	 * time of its own, the reserved fencing tokens are used up, or less than half a lease is left,
+	 * so that a lease that may soon run out is never passed on.
+	 * @param waiter what the waiter asked for
+	 */
+	@Nullable RedisLockLease passTo(LockRequest waiter) {
+		long now = System.nanoTime();
+		boolean passable = this.state.get() == State.RELEASED && isRenewed() && waiter.leaseTime() == null
+				&& this.fencingToken < this.lastReservedToken && this.validUntil - now >= this.leaseNanos / 2;
+		return passable ? new RedisLockLease(this.manager, waiter, this.keys, this.owner, this.fencingToken + 1,
+				this.lastReservedToken, now, this.leaseNanos, this.validUntil) : null;
 	}
 
 	@Override

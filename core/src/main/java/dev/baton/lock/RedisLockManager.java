@@ -39,7 +39,9 @@ import org.springframework.util.Assert;
  * that only the owner's unique id passes. Waiting threads are woken by a release, published only
  * when someone waits, or otherwise try again when the holder's lease runs out; threads of this JVM
  * waiting for one lock take turns, so only one of them asks Redis at a time, and a holder in this
- * JVM hands the lock straight to the next of them in one script. Locks taken without
+ * JVM hands the lock straight to the next of them: without a Redis call while both renew their
+ * leases, at least half a lease is left and a fencing token reserved with the acquisition is free,
+ * else in one script. Locks taken without
  * a lease time are renewed by a watchdog every third of the lease, in one pipeline for all of
  * them.
  *
@@ -411,6 +413,10 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 
 		@Override
 		public @Nullable RedisLockLease takeOver(RedisLockLease holder) {
+			RedisLockLease passed = holder.passTo(this.request);
+			if (passed != null) {
+				return tracked(passed);
+			}
 			long leaseMillis = leaseMillis();
 			String owner = nextOwner();
 			long sentAt = System.nanoTime();
@@ -435,8 +441,11 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 
 		/** The lease of an acquisition that Redis granted to {@code owner}. */
 		private RedisLockLease granted(String owner, long fencingToken, long sentAt, long leaseMillis) {
-			RedisLockLease lease = new RedisLockLease(RedisLockManager.this, this.request, this.keys, owner,
-					fencingToken, sentAt, TimeUnit.MILLISECONDS.toNanos(leaseMillis));
+			return tracked(new RedisLockLease(RedisLockManager.this, this.request, this.keys, owner, fencingToken,
+					LockCommands.RESERVED_TOKENS, sentAt, TimeUnit.MILLISECONDS.toNanos(leaseMillis)));
+		}
+
+		private RedisLockLease tracked(RedisLockLease lease) {
 			RedisLockManager.this.held.add(lease);
 			return lease;
 		}

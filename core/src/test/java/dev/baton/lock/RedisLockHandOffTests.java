@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import dev.baton.support.CommandStats;
 import dev.baton.test.RedisTest;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -171,9 +172,69 @@ class RedisLockHandOffTests {
 	}
 
 	@Test
-	void lostLockIsNotHandedOnAndStaysWithItsNewOwner() throws Exception {
+	void renewedLockPassesToAWaiterOfItsJvmWithoutARedisCallAndWithTheNextReservedToken() throws Exception {
 		RedisLockManager locks = manager();
 		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
+		String ownerInRedis = this.redis.opsForValue().get("baton:lock:{doc}");
+		Waiter waiter = startWaiter(locks);
+		awaitInLine(waiter.thread());
+		long scriptCallsBefore = CommandStats.calls(this.redis, "evalsha");
+
+		holder.release();
+
+		LockLease next = waiter.lease().get(5, TimeUnit.SECONDS);
+		assertThat(next.fencingToken()).isEqualTo(holder.fencingToken() + 1);
+		assertThat(CommandStats.calls(this.redis, "evalsha")).as("script calls of the hand-off").isEqualTo(scriptCallsBefore);
+		assertThat(this.redis.opsForValue().get("baton:lock:{doc}")).isEqualTo(ownerInRedis);
+		assertThat(Long.parseLong(this.redis.opsForValue().get("baton:lock:{doc}:fence")))
+			.as("last token reserved in Redis").isGreaterThanOrEqualTo(next.fencingToken());
+		holder.release();
+		assertThat(this.redis.hasKey("baton:lock:{doc}")).as("released twice by the former holder").isTrue();
+		next.release();
+		assertThat(this.redis.hasKey("baton:lock:{doc}")).isFalse();
+		assertThat(manager().tryAcquire("doc", Duration.ZERO).orElseThrow().fencingToken())
+			.as("the next acquisition in Redis").isGreaterThan(holder.fencingToken() + LockCommands.RESERVED_TOKENS - 1);
+	}
+
+	@Test
+	void lockWithALeaseTimeChangesHandsInRedis() throws Exception {
+		RedisLockManager locks = manager();
+		LockLease holder = locks.tryAcquire("doc", Duration.ZERO, Duration.ofSeconds(30)).orElseThrow();
+		String holderInRedis = this.redis.opsForValue().get("baton:lock:{doc}");
+		Waiter waiter = startWaiter(locks, Duration.ofSeconds(30));
+		awaitInLine(waiter.thread());
+
+		holder.release();
+
+		LockLease next = waiter.lease().get(5, TimeUnit.SECONDS);
+		assertThat(next.fencingToken()).isGreaterThan(holder.fencingToken() + LockCommands.RESERVED_TOKENS - 1);
+		assertThat(this.redis.opsForValue().get("baton:lock:{doc}")).isNotEqualTo(holderInRedis);
+		next.release();
+		assertThat(this.redis.hasKey("baton:lock:{doc}")).isFalse();
+	}
+
+	@Test
+	void renewedLockLostInRedisIsFoundLostByTheWaiterItPassedTo() throws Exception {
+		RedisLockManager locks = this.managers.manager(Duration.ofMillis(1500));
+		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
+		Waiter waiter = startWaiter(locks);
+		awaitInLine(waiter.thread());
+		this.redis.opsForValue().set("baton:lock:{doc}", "someone else", Duration.ofSeconds(30));
+
+		holder.release();
+
+		// Passed on without a Redis call, so the loss shows at the next renewal (a third of the lease).
+		LockLease next = waiter.lease().get(5, TimeUnit.SECONDS);
+		await().atMost(Duration.ofSeconds(3)).until(() -> !next.isValid());
+		assertThat(this.managers.lostEvents).extracting(LockLostEvent::fencingToken).contains(next.fencingToken());
+		assertThat(this.redis.opsForValue().get("baton:lock:{doc}")).isEqualTo("someone else");
+	}
+
+	@Test
+	void lostLockIsNotHandedOnAndStaysWithItsNewOwner() throws Exception {
+		RedisLockManager locks = manager();
+		// A lease time: the hand-off goes through Redis, which finds the lock taken.
+		LockLease holder = locks.tryAcquire("doc", Duration.ZERO, Duration.ofSeconds(30)).orElseThrow();
 		Waiter waiter = startWaiter(locks);
 		awaitInLine(waiter.thread());
 		this.redis.opsForValue().set("baton:lock:{doc}", "someone else", Duration.ofSeconds(30));
@@ -208,12 +269,17 @@ class RedisLockHandOffTests {
 		assertThat(this.redis.hasKey("baton:lock:{doc}")).isFalse();
 	}
 
-	/** Starts a thread that waits up to 20 s for lock {@code doc}. */
+	/** Starts a thread that waits up to 20 s for lock {@code doc}, renewed by the watchdog. */
 	private Waiter startWaiter(RedisLockManager locks) {
+		return startWaiter(locks, null);
+	}
+
+	/** Starts a thread that waits up to 20 s for lock {@code doc}, with the given lease time. */
+	private Waiter startWaiter(RedisLockManager locks, @Nullable Duration leaseTime) {
 		AtomicReference<Thread> thread = new AtomicReference<>();
 		Future<LockLease> lease = this.threads.submit(() -> {
 			thread.set(Thread.currentThread());
-			return locks.tryAcquire("doc", Duration.ofSeconds(20)).orElseThrow();
+			return locks.tryAcquire("doc", Duration.ofSeconds(20), leaseTime).orElseThrow();
 		});
 		return new Waiter(thread, lease);
 	}
