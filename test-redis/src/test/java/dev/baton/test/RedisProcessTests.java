@@ -6,9 +6,15 @@ import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import dev.baton.test.internal.RedisProcess;
 import org.junit.jupiter.api.Test;
@@ -27,6 +33,26 @@ class RedisProcessTests {
 		server.close();
 
 		assertThat(accepts(server.port())).isFalse();
+	}
+
+	@Test
+	void closingAServerDeletesItsDirectory() throws IOException {
+		Set<Path> before = serverDirectories();
+		RedisServer server = RedisServers.startLocal();
+		Set<Path> created = new HashSet<>(serverDirectories());
+		created.removeAll(before);
+		assertThat(created).as("directories of the new server").isNotEmpty();
+
+		server.close();
+
+		assertThat(created).noneMatch(Files::exists);
+	}
+
+	private static Set<Path> serverDirectories() throws IOException {
+		try (Stream<Path> entries = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+			return entries.filter((entry) -> entry.getFileName().toString().startsWith("baton-redis-"))
+				.collect(Collectors.toSet());
+		}
 	}
 
 	@Test

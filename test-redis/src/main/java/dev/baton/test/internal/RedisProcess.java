@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import dev.baton.test.LocalRedisServer;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.FileSystemUtils;
+
 /**
  * A {@code redis-server} process on a free loopback port.
  *
@@ -49,7 +51,10 @@ public final class RedisProcess implements LocalRedisServer {
 
 	private final String[] arguments;
 
-	/** The configuration file the server reads first, or {@code null}: Sentinel needs one it may rewrite. */
+	/**
+	 * The configuration file the server reads first, or {@code null}: Sentinel needs one it may
+	 * rewrite. It sits in a directory of its own, deleted with the server's.
+	 */
 	private final @Nullable Path configFile;
 
 	private RedisProcess(Launched launched, int port, Path binary, Path dir, @Nullable Path configFile,
@@ -75,7 +80,8 @@ public final class RedisProcess implements LocalRedisServer {
 	/**
 	 * Starts a server on a free port that first reads the given configuration file, e.g. a
 	 * Sentinel's (with {@code --sentinel} among the arguments).
-	 * @param configFile the configuration file, writable by the server, or {@code null}
+	 * @param configFile the configuration file, writable by the server, alone in a directory that
+	 * {@link #close()} deletes; or {@code null}
 	 * @param arguments extra {@code redis-server} arguments
 	 * @return the running server
 	 */
@@ -226,10 +232,24 @@ public final class RedisProcess implements LocalRedisServer {
 		return this.guardian.pid();
 	}
 
+	/** Stops the server and deletes its directory (log, dump, cluster state) and configuration file. */
 	@Override
 	public void close() {
 		running.remove(this);
 		stop(this.guardian);
+		deleteQuietly(this.dir);
+		if (this.configFile != null) {
+			deleteQuietly(this.configFile.getParent());
+		}
+	}
+
+	private static void deleteQuietly(Path directory) {
+		try {
+			FileSystemUtils.deleteRecursively(directory);
+		}
+		catch (IOException ex) {
+			// Left for the operating system's temporary file clean-up.
+		}
 	}
 
 	private static void stop(Process guardian) {
