@@ -30,6 +30,22 @@ public class PartitionCountChangeException extends IllegalStateException {
 		this.configuredPartitions = configuredPartitions;
 	}
 
+	/**
+	 * Create an exception for a count that another instance recorded while this one checked the
+	 * empty queue.
+	 * @param queue the queue
+	 * @param recordedPartitions the partitions the other instance recorded
+	 * @param configuredPartitions the partitions this instance is configured with
+	 */
+	public PartitionCountChangeException(String queue, int recordedPartitions, int configuredPartitions) {
+		super("Another instance recorded " + recordedPartitions + " partition(s) for queue '" + queue
+				+ "' while this one, configured with " + configuredPartitions + ", checked it: every instance of a "
+				+ "queue must use the same partition count");
+		this.queue = queue;
+		this.storedPartitions = recordedPartitions;
+		this.configuredPartitions = configuredPartitions;
+	}
+
 	/** The queue. */
 	public String getQueue() {
 		return this.queue;

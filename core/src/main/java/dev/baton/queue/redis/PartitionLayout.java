@@ -2,16 +2,17 @@ package dev.baton.queue.redis;
 
 import java.util.List;
 
+import dev.baton.internal.TimedScripts;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Keeps a queue's partition count in step with where its tasks are stored. Tasks are placed by id
  * among the partitions, so a different count would look for them in the wrong partition (and
- * never claim those beyond it): a count can change only while the queue holds no task.
+ * never claim those beyond it): a count can change only while the queue holds no task. Every call
+ * is bounded by the queue command timeout.
  */
 final class PartitionLayout {
 
@@ -23,25 +24,23 @@ final class PartitionLayout {
 	/**
 	 * Records the configured count for an empty queue, or checks it against the recorded one.
 	 * @throws PartitionCountChangeException if the count differs from the one the queue's tasks
-	 * were placed with
+	 * were placed with, or another instance recorded a different one meanwhile
 	 */
-	static void check(StringRedisTemplate redis, String prefix, String queue, int configured) {
+	static void check(TimedScripts scripts, String prefix, String queue, int configured) {
 		QueuePartitions partitions = new QueuePartitions(prefix, queue, configured);
+		String what = "check the partitions of queue '" + queue + "'";
 		try {
-			String recorded = redis.opsForValue().get(partitions.layoutKey());
-			int stored = (recorded != null) ? Integer.parseInt(recorded) : 1;
+			int stored = recordedCount(scripts, what, partitions, "");
 			if (stored == configured) {
 				return;
 			}
-			long tasks = tasks(redis, new QueuePartitions(prefix, queue, stored));
+			long tasks = tasks(scripts, what, new QueuePartitions(prefix, queue, stored));
 			if (tasks > 0) {
 				throw new PartitionCountChangeException(queue, stored, configured, tasks);
 			}
-			if (configured == 1) {
-				redis.delete(partitions.layoutKey());
-			}
-			else {
-				redis.opsForValue().set(partitions.layoutKey(), Integer.toString(configured));
+			int before = recordedCount(scripts, what, partitions, Integer.toString(stored));
+			if (before != stored && before != configured) {
+				throw new PartitionCountChangeException(queue, before, configured);
 			}
 		}
 		catch (DataAccessException ex) {
@@ -50,12 +49,23 @@ final class PartitionLayout {
 		}
 	}
 
-	private static long tasks(StringRedisTemplate redis, QueuePartitions partitions) {
+	/**
+	 * The count recorded when called; when it is {@code expected}, the configured count is recorded.
+	 * @param expected the count read before, or {@code ""} to only read
+	 */
+	private static int recordedCount(TimedScripts scripts, String what, QueuePartitions partitions,
+			String expected) {
+		List<?> reply = (List<?>) scripts.eval(what, QueueScript.PARTITION_COUNT.script(),
+				List.of(partitions.layoutKey()), expected, Integer.toString(partitions.count()));
+		return ((Number) reply.get(0)).intValue();
+	}
+
+	private static long tasks(TimedScripts scripts, String what, QueuePartitions partitions) {
 		long tasks = 0;
 		for (QueueKeys keys : partitions.all()) {
-			List<Object> stats = QueueScript.STATS.run(redis, keys.forStats(), List.of());
+			List<?> stats = (List<?>) scripts.eval(what, QueueScript.STATS.script(), keys.forStats());
 			for (int i = 0; i < 4; i++) {
-				tasks += (Long) stats.get(i);
+				tasks += ((Number) stats.get(i)).longValue();
 			}
 		}
 		return tasks;

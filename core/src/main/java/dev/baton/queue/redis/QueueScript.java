@@ -4,7 +4,6 @@ import java.util.List;
 
 import dev.baton.internal.LuaScripts;
 
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
@@ -17,7 +16,7 @@ enum QueueScript {
 	SCHEDULE("schedule.lua"), CLAIM("claim.lua"), SETTLE("settle.lua"), CANCEL("cancel.lua"),
 	RESCHEDULE("reschedule.lua"), REDRIVE("redrive.lua"), PURGE_DEAD_LETTER("purge-dead-letter.lua"),
 	FIND("find.lua"), PEEK("peek.lua"), STATS("stats.lua"), DEAD_LETTERS("dead-letters.lua"),
-	ADVANCE("advance.lua");
+	ADVANCE("advance.lua"), PARTITION_COUNT("partition-count.lua");
 
 	private final RedisScript<List<Object>> script;
 
@@ -25,16 +24,7 @@ enum QueueScript {
 		this.script = listScript(resource);
 	}
 
-	/**
-	 * Run the script; the template's serialiser turns bulk replies into strings and leaves
-	 * integers as {@link Long}.
-	 */
-	List<Object> run(StringRedisTemplate redis, List<String> keys, List<String> args) {
-		List<Object> reply = redis.execute(this.script, keys, args.toArray());
-		return (reply != null) ? reply : List.of();
-	}
-
-	/** The script itself, for callers that run it with a timeout of their own. */
+	/** The script, for {@link dev.baton.internal.TimedScripts}. */
 	RedisScript<List<Object>> script() {
 		return this.script;
 	}

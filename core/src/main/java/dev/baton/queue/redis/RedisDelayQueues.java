@@ -20,7 +20,6 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Delay queues stored in Redis. Each queue keeps its tasks in a few keys under one hash tag
@@ -35,8 +34,6 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 	/** Most partitions of one queue: a claim sends a script to each. */
 	public static final int MAX_PARTITIONS = 1024;
-
-	private final StringRedisTemplate redis;
 
 	private final JsonMapper jsonMapper;
 
@@ -65,9 +62,6 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	private final ToIntFunction<String> partitions;
 
 	private RedisDelayQueues(Builder builder) {
-		this.redis = new StringRedisTemplate(builder.connectionFactory);
-		// Without this the template wraps each connection in a reflective proxy, on every call.
-		this.redis.setExposeConnection(true);
 		this.jsonMapper = builder.jsonMapper;
 		this.keyPrefix = builder.keyPrefix;
 		this.visibilityTimeout = builder.visibilityTimeout;
@@ -115,7 +109,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		return (DelayQueue<T>) this.queues.computeIfAbsent(key, (k) -> {
 			RedisDelayQueue<T> queue = create(name, payloadType, this.metrics, this.observations);
 			if (!this.watchedQueues.containsKey(name)) {
-				PartitionLayout.check(this.redis, this.keyPrefix, name, this.partitions.applyAsInt(name));
+				PartitionLayout.check(this.timedScripts, this.keyPrefix, name, this.partitions.applyAsInt(name));
 			}
 			if (this.watchedQueues.putIfAbsent(name, Boolean.TRUE) == null) {
 				this.metrics.watch(name, queue::stats);

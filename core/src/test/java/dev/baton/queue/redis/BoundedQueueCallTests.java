@@ -80,6 +80,26 @@ class BoundedQueueCallTests {
 		await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> queue.find("o-1").isPresent());
 	}
 
+	@Test
+	void firstUseOfAQueueWhileRedisDoesNotAnswerGoesOnWithinTheCommandTimeout() {
+		// Connected first: opening a connection is bounded by the connection factory's own timeouts.
+		this.queues.get("invoices", String.class).schedule("i-1", "x", Duration.ofHours(1));
+		this.redis.proxy().blackHole();
+		// The partition check cannot reach Redis: it warns and the queue uses its configured count.
+		DelayQueue<String> queue = assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+			long start = System.nanoTime();
+			DelayQueue<String> orders = this.queues.get("orders", String.class);
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1500));
+			return orders;
+		});
+		this.redis.proxy().heal();
+
+		await().atMost(Duration.ofSeconds(10))
+			.ignoreExceptions()
+			.until(() -> queue.schedule("o-1", "x", Duration.ofHours(1)));
+		assertThat(queue.find("o-1")).isPresent();
+	}
+
 	private static void failsInTime(Executable call, String what) {
 		assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
 			long start = System.nanoTime();
