@@ -66,8 +66,9 @@ final class RedisBinary {
 			if (!target.toFile().setExecutable(true)) {
 				throw new IllegalStateException("Cannot make " + target + " executable");
 			}
-			target.toFile().deleteOnExit();
+			// Deleted at exit in reverse order of registration: the binary, then its emptied directory.
 			target.getParent().toFile().deleteOnExit();
+			target.toFile().deleteOnExit();
 			return target;
 		}
 		catch (IOException ex) {
