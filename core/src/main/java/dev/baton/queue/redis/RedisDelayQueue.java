@@ -78,7 +78,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private final Duration visibilityTimeout;
 
-	/** The retention of dead letters, as settle.lua reads it: {@code maxCount|maxAgeMillis|}. */
+	/** The retention of dead letters per partition, as settle.lua reads it: {@code maxCount|maxAgeMillis|}. */
 	private final String deadLetterRetention;
 
 	private final WakeChannels wakeChannels;
@@ -94,7 +94,9 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
 		this.timedScripts = timedScripts;
 		this.observations = observations;
-		this.deadLetterRetention = deadLetterRetention.maxCount() + "|" + deadLetterRetention.maxAge().toMillis() + "|";
+		// The partitions share the count, so that the queue keeps about maxCount dead letters in all.
+		int perPartition = (deadLetterRetention.maxCount() + partitions.count() - 1) / partitions.count();
+		this.deadLetterRetention = perPartition + "|" + deadLetterRetention.maxAge().toMillis() + "|";
 		this.name = name;
 		this.partitions = partitions;
 		this.codec = codec;

@@ -9,6 +9,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import dev.baton.internal.TimedScripts;
+import dev.baton.queue.DeadLetterRetention;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
@@ -180,6 +181,25 @@ class PartitionedDelayQueueTests {
 		}
 		try (RedisDelayQueues queues = partitioned(connectionFactory, 4)) {
 			assertThat(queues.get("orders", String.class).find("o-2")).isPresent();
+		}
+	}
+
+	@Test
+	void partitionsShareTheDeadLetterCount(RedisConnectionFactory connectionFactory) {
+		try (RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
+			.partitions((name) -> 4)
+			.deadLetterRetention((name) -> new DeadLetterRetention(8, Duration.ofDays(1)))
+			.build()) {
+			DelayQueue<String> orders = queues.get("orders", String.class);
+			for (int i = 0; i < 40; i++) {
+				orders.schedule("o-" + i, "x", Duration.ZERO);
+			}
+			List<Delivery<String>> deliveries = orders.poll(40);
+			assertThat(deliveries).hasSize(40);
+			deliveries.forEach((delivery) -> delivery.deadLetter("broken"));
+
+			// Two per partition: at most 8 in all, not 8 in each.
+			assertThat(orders.stats().dead()).isBetween(1L, 8L);
 		}
 	}
 
