@@ -10,6 +10,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.baton.support.CommandStats;
@@ -90,11 +91,13 @@ class RedisLockHandOffTests {
 	}
 
 	@Test
-	void waitersOfAnotherInstanceAreNotStarvedByHandOffs() throws Exception {
+	void waitersOfAnotherInstanceAreNotStarvedByHandOffsAndTokensKeepIncreasing() throws Exception {
 		RedisLockManager first = manager();
 		RedisLockManager second = manager();
 		AtomicInteger inside = new AtomicInteger();
 		AtomicInteger overlaps = new AtomicInteger();
+		AtomicLong lastToken = new AtomicLong();
+		AtomicInteger tokensNotIncreasing = new AtomicInteger();
 		AtomicInteger[] pairs = { new AtomicInteger(), new AtomicInteger() };
 		AtomicInteger lastInstance = new AtomicInteger(-1);
 		AtomicInteger run = new AtomicInteger();
@@ -109,6 +112,10 @@ class RedisLockHandOffTests {
 					LockLease lease = locks.tryAcquire("shared", Duration.ofSeconds(30)).orElseThrow();
 					if (inside.incrementAndGet() > 1) {
 						overlaps.incrementAndGet();
+					}
+					// Holders follow one another, passed on within an instance or not: tokens only grow.
+					if (lastToken.getAndSet(lease.fencingToken()) >= lease.fencingToken()) {
+						tokensNotIncreasing.incrementAndGet();
 					}
 					if (lastInstance.getAndSet(instance) != instance) {
 						run.set(0);
@@ -128,6 +135,7 @@ class RedisLockHandOffTests {
 		}
 
 		assertThat(overlaps).hasValue(0);
+		assertThat(tokensNotIncreasing).hasValue(0);
 		int total = pairs[0].get() + pairs[1].get();
 		assertThat(pairs).as("pairs per instance of %d", total)
 			.allSatisfy((count) -> assertThat(count.get()).isGreaterThan(total / 4));
