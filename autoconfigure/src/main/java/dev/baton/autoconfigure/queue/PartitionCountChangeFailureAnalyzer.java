@@ -13,8 +13,9 @@ final class PartitionCountChangeFailureAnalyzer extends AbstractFailureAnalyzer<
 		String property = "baton.queue.queues." + cause.getQueue() + ".partitions";
 		return new FailureAnalysis(cause.getMessage(), "Set '" + property + "' back to "
 				+ cause.getStoredPartitions() + " until the queue is empty, then change it; or schedule into a new "
-				+ "queue with " + cause.getConfiguredPartitions() + " partitions while this one drains. The "
-				+ "delayed-tasks guide describes both (\"Partitioned queues\").", cause);
+				+ "queue with " + cause.getConfiguredPartitions() + " partitions while this one drains. Every "
+				+ "instance of the queue must use the same count. The delayed-tasks guide describes both "
+				+ "(\"Partitioned queues\").", cause);
 	}
 
 }
