@@ -2,10 +2,14 @@ package dev.baton.lock;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.baton.support.ProxiedRedis;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -215,6 +219,52 @@ class RedisLockNetworkFaultTests {
 		await().atMost(Duration.ofSeconds(5))
 			.until(() -> this.redis.keys("baton:lock:*").stream().allMatch((key) -> key.endsWith(":fence")));
 		assertThat(holder.heldCount()).isZero();
+	}
+
+	@Test
+	void contentionThroughARedisRestartThatLostTheLockLeavesNothingHeldOrRenewed() throws Exception {
+		RedisLockManager first = holder();
+		RedisLockManager second = holder();
+		AtomicBoolean running = new AtomicBoolean(true);
+		Set<Long> tokensBefore = ConcurrentHashMap.newKeySet();
+		AtomicBoolean restarted = new AtomicBoolean();
+		Set<Long> tokensAfter = ConcurrentHashMap.newKeySet();
+		List<CompletableFuture<Void>> workers = new ArrayList<>();
+		for (int i = 0; i < 6; i++) {
+			RedisLockManager locks = (i % 2 == 0) ? first : second;
+			workers.add(CompletableFuture.runAsync(() -> {
+				while (running.get()) {
+					try {
+						locks.tryAcquire("hot", Duration.ofSeconds(1)).ifPresent((lease) -> {
+							(restarted.get() ? tokensAfter : tokensBefore).add(lease.fencingToken());
+							lease.release();
+						});
+					}
+					catch (LockUnavailableException ex) {
+						// Redis is down: try again, as a caller would
+					}
+				}
+			}));
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> tokensBefore.size() > 100);
+
+		// Without persistence the restarted server has lost the lock, its fence and its waiting marker.
+		this.servers.server().kill();
+		Thread.sleep(500);
+		this.servers.server().restart();
+		restarted.set(true);
+		await().atMost(Duration.ofSeconds(20)).until(() -> tokensAfter.size() > 100);
+		running.set(false);
+		CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+
+		first.allReleased().get(5, TimeUnit.SECONDS);
+		second.allReleased().get(5, TimeUnit.SECONDS);
+		assertThat(first.heldCount() + second.heldCount()).as("leases still held or renewed").isZero();
+		await().atMost(Duration.ofSeconds(5)).until(() -> !this.redis.hasKey("baton:lock:{hot}"));
+		assertThat(this.redis.keys("baton:lock:*")).as("keys left without an expiry")
+			.allSatisfy((key) -> assertThat(this.redis.getExpire(key)).isPositive());
+		// The fence was lost with the data; the server clock still puts every later token above the earlier ones.
+		assertThat(tokensAfter).allSatisfy((token) -> assertThat(token).isGreaterThan(Collections.max(tokensBefore)));
 	}
 
 }
