@@ -16,7 +16,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * with a dozen command facades each time, which cost more client CPU than the call itself.
  *
  * <p>Only a shared connection is kept: a dedicated one belongs to its pool and may carry another
- * caller's transaction once given back.
+ * caller's transaction once given back. A factory that validates its connection on every use
+ * keeps doing so: Baton then takes the connection from it each time.
  */
 final class SharedLettuceCommands {
 
@@ -30,12 +31,12 @@ final class SharedLettuceCommands {
 
 	/**
 	 * The commands of the shared connection, or {@code null} when the factory hands out no shared
-	 * Lettuce connection.
+	 * Lettuce connection or validates it on every use.
 	 * @throws RuntimeException if the factory cannot give a connection (not started, or stopped)
 	 */
 	@Nullable RedisClusterAsyncCommands<byte[], byte[]> get() {
 		LettuceConnectionFactory factory = this.connectionFactory;
-		if (factory == null || !factory.getShareNativeConnection()) {
+		if (factory == null || !factory.getShareNativeConnection() || factory.getValidateConnection()) {
 			return null;
 		}
 		RedisClusterAsyncCommands<byte[], byte[]> current = this.commands;

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
 
+import dev.baton.support.CommandStats;
 import dev.baton.test.RedisServer;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.AfterEach;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,6 +63,23 @@ class TimedScriptsTests {
 		});
 		assertThat(increment(scripts)).isEqualTo(1L);
 		assertThat(increment(scripts)).isEqualTo(2L);
+	}
+
+	@Test
+	void factoryThatValidatesItsConnectionValidatesItForEveryScript(RedisServer server) {
+		TimedScripts scripts = scripts(server, (factory) -> {
+			factory.setValidateConnection(true);
+			return factory;
+		});
+		StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
+		long pingsBefore = CommandStats.calls(redis, "ping");
+
+		for (int i = 1; i <= 3; i++) {
+			assertThat(increment(scripts)).isEqualTo((long) i);
+		}
+
+		// Each validation is a PING; the template's own call below validates once more.
+		assertThat(CommandStats.calls(redis, "ping")).isGreaterThanOrEqualTo(pingsBefore + 3);
 	}
 
 	private TimedScripts scripts(RedisServer server, UnaryOperator<LettuceConnectionFactory> customizer) {
