@@ -8,6 +8,7 @@ import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,6 +48,23 @@ class RedisLockAcrossJvmsTests {
 				assertThat(Duration.ofNanos(System.nanoTime() - released)).isLessThan(Duration.ofSeconds(10));
 				assertThat(childToken).isGreaterThan(held.fencingToken());
 			}
+		}
+	}
+
+	@Test
+	void threadsOfTwoJvmsContendingForOneLockNeverOverlapAndSeeTokensGrow(RedisServer server,
+			RedisConnectionFactory connectionFactory, StringRedisTemplate redis) throws Exception {
+		try (RedisLockManager locks = RedisLockManager.builder(connectionFactory).build();
+				ChildJvm other = ChildJvm.start(ContendingLockProcess.class, server.url(), "hot", "4", "3000")) {
+			int pairsHere = ContendingLockProcess.contend(locks, redis, "hot", 4, Duration.ofSeconds(3));
+			int pairsThere = Integer.parseInt(other.awaitLine("pairs="));
+
+			assertThat(redis.opsForValue().get(ContendingLockProcess.OVERLAPS)).as("overlaps").isNull();
+			assertThat(redis.opsForValue().get(ContendingLockProcess.TOKENS_NOT_INCREASING)).as("tokens not increasing")
+				.isNull();
+			assertThat(pairsHere).as("pairs in this JVM").isPositive();
+			assertThat(pairsThere).as("pairs in the other JVM").isPositive();
+			assertThat(redis.hasKey("baton:lock:{hot}")).isFalse();
 		}
 	}
 
