@@ -1,13 +1,13 @@
 package dev.baton.lock;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import dev.baton.support.ChildJvm;
+
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -30,11 +30,7 @@ public final class ContendingLockProcess {
 	}
 
 	public static void main(String[] args) throws Exception {
-		URI redis = URI.create(args[0]);
-		LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration(redis.getHost(), redis.getPort()));
-		connectionFactory.afterPropertiesSet();
-		connectionFactory.start();
+		LettuceConnectionFactory connectionFactory = ChildJvm.connectionFactory(args[0]);
 		try (RedisLockManager locks = RedisLockManager.builder(connectionFactory).build()) {
 			int pairs = contend(locks, new StringRedisTemplate(connectionFactory), args[1], Integer.parseInt(args[2]),
 					Duration.ofMillis(Long.parseLong(args[3])));

@@ -2,10 +2,10 @@ package dev.baton.lock;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.net.URI;
 import java.time.Duration;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import dev.baton.support.ChildJvm;
+
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -19,11 +19,7 @@ public final class LockHolderProcess {
 	}
 
 	public static void main(String[] args) throws Exception {
-		URI redis = URI.create(args[0]);
-		LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration(redis.getHost(), redis.getPort()));
-		connectionFactory.afterPropertiesSet();
-		connectionFactory.start();
+		LettuceConnectionFactory connectionFactory = ChildJvm.connectionFactory(args[0]);
 		try (RedisLockManager locks = RedisLockManager.builder(connectionFactory)
 			.leaseTime(Duration.ofMillis(Long.parseLong(args[2])))
 			.build()) {

@@ -5,11 +5,15 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /** A JVM started from this test's class path, talked to through its standard streams. */
 public final class ChildJvm implements AutoCloseable {
@@ -32,6 +36,19 @@ public final class ChildJvm implements AutoCloseable {
 				"-cp", System.getProperty("java.class.path"), main.getName()));
 		command.addAll(List.of(args));
 		return new ChildJvm(new ProcessBuilder(command).redirectErrorStream(true).start());
+	}
+
+	/**
+	 * In a child JVM's main: a started connection factory for the Redis URL it was given. The
+	 * caller destroys it.
+	 */
+	public static LettuceConnectionFactory connectionFactory(String redisUrl) {
+		URI redis = URI.create(redisUrl);
+		LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(redis.getHost(), redis.getPort()));
+		connectionFactory.afterPropertiesSet();
+		connectionFactory.start();
+		return connectionFactory;
 	}
 
 	/** Reads output lines until one starts with {@code prefix}; returns the rest of that line. */

@@ -1,13 +1,12 @@
 package dev.baton.queue.listener;
 
-import java.net.URI;
 import java.time.Duration;
 
 import dev.baton.queue.redis.RedisDelayQueues;
+import dev.baton.support.ChildJvm;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.support.GenericApplicationContext;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -22,13 +21,9 @@ final class ConsumerMain {
 	}
 
 	public static void main(String[] args) throws Exception {
-		URI url = URI.create(args[0]);
 		String consumer = args[1];
 		Duration handleTime = Duration.ofMillis(Long.parseLong(args[2]));
-		LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration(url.getHost(), url.getPort()));
-		connectionFactory.afterPropertiesSet();
-		connectionFactory.start();
+		LettuceConnectionFactory connectionFactory = ChildJvm.connectionFactory(args[0]);
 		StringRedisTemplate redis = new StringRedisTemplate(connectionFactory);
 		RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build()).build();
 		GenericApplicationContext context = new GenericApplicationContext();

@@ -3,7 +3,6 @@ package dev.baton.queue.redis;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,11 +18,11 @@ import java.util.concurrent.TimeUnit;
 
 import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
+import dev.baton.support.ChildJvm;
 import dev.baton.test.RedisServer;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -112,11 +111,7 @@ class RedisDelayQueueConsumerTests extends OrderQueueTests {
 	static final class DyingConsumer {
 
 		public static void main(String[] args) throws Exception {
-			URI url = URI.create(args[0]);
-			LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(
-					new RedisStandaloneConfiguration(url.getHost(), url.getPort()));
-			connectionFactory.afterPropertiesSet();
-			connectionFactory.start();
+			LettuceConnectionFactory connectionFactory = ChildJvm.connectionFactory(args[0]);
 			RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
 				.visibilityTimeout(Duration.ofSeconds(1))
 				.build();
