@@ -14,6 +14,8 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.baton.lock.LockCommands.Released;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.Message;
@@ -49,6 +51,8 @@ final class LockWaiters implements AutoCloseable {
 
 	/** Cap of one wait for a release, so that a waiter refreshes its waiting marker. */
 	static final long MAX_WAIT_STEP_MILLIS = 30_000;
+
+	private static final Log logger = LogFactory.getLog(LockWaiters.class);
 
 	/** How long a new room waits for Redis to confirm its subscription before it goes on anyway. */
 	private static final long SUBSCRIBE_TIMEOUT_MILLIS = 1000;
@@ -101,7 +105,7 @@ final class LockWaiters implements AutoCloseable {
 			}
 			CountDownLatch subscribed = this.anchor.expectSubscription();
 			try {
-				this.container.start();
+				withInterruptSetAside(this.container::start);
 				if (!awaitUninterruptibly(subscribed, this.commands.timeout())) {
 					throw new IllegalStateException(
 							"no confirmation within " + this.commands.timeout().toMillis() + " ms");
@@ -267,11 +271,11 @@ final class LockWaiters implements AutoCloseable {
 	/** Adds a new room's listener; a failed subscription leaves no listener behind. */
 	private void subscribe(Room room) {
 		try {
-			this.container.addMessageListener(room, room.channel);
+			withInterruptSetAside(() -> this.container.addMessageListener(room, room.channel));
 		}
 		catch (RuntimeException ex) {
 			try {
-				this.container.removeMessageListener(room, room.channel);
+				withInterruptSetAside(() -> this.container.removeMessageListener(room, room.channel));
 			}
 			catch (RuntimeException cleanup) {
 				ex.addSuppressed(cleanup);
@@ -282,17 +286,42 @@ final class LockWaiters implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Leaves a room, and unsubscribes from its channel when it was the last one in it. That may
+	 * fail without failing the caller, who may hold the lock by now: a channel left subscribed only
+	 * delivers messages that nobody listens to.
+	 */
 	private void leave(Room room) {
 		String channel = room.channel.getTopic();
 		Gate gate = gate(channel);
 		try {
 			if (--room.users == 0) {
 				this.rooms.remove(channel);
-				this.container.removeMessageListener(room, room.channel);
+				withInterruptSetAside(() -> this.container.removeMessageListener(room, room.channel));
 			}
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not unsubscribe from the release channel " + channel + ": " + ex.getMessage());
 		}
 		finally {
 			leaveGate(channel, gate);
+		}
+	}
+
+	/**
+	 * Runs a call on the subscription with the thread's interrupt set aside, and restores it after:
+	 * Lettuce fails a blocking pub/sub command on an interrupted thread, which would fail an
+	 * acquisition that defers interrupts, or lose a lease that a waiter already took.
+	 */
+	private static void withInterruptSetAside(Runnable call) {
+		boolean interrupted = Thread.interrupted();
+		try {
+			call.run();
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 

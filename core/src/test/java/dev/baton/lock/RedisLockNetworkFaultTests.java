@@ -4,12 +4,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.baton.support.ProxiedRedis;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -265,6 +267,64 @@ class RedisLockNetworkFaultTests {
 			.allSatisfy((key) -> assertThat(this.redis.getExpire(key)).isPositive());
 		// The fence was lost with the data; the server clock still puts every later token above the earlier ones.
 		assertThat(tokensAfter).allSatisfy((token) -> assertThat(token).isGreaterThan(Collections.max(tokensBefore)));
+	}
+
+	@Test
+	void waiterInterruptedWhileTheHandOffIsUnderWayGetsTheLockKeepsTheInterruptAndLosesNothing() throws Exception {
+		RedisLockManager locks = RedisLockManager.builder(this.servers.throughProxy())
+			.commandTimeout(Duration.ofSeconds(2))
+			.build();
+		this.resources.add(locks);
+		RedisLock lock = locks.getLock("doc");
+		LockLease held = locks.tryAcquire("doc", Duration.ZERO, Duration.ofSeconds(30)).orElseThrow();
+		AtomicReference<Thread> waiterThread = new AtomicReference<>();
+		CompletableFuture<String> waiter = CompletableFuture.supplyAsync(() -> {
+			waiterThread.set(Thread.currentThread());
+			try {
+				boolean locked = lock.tryLock(Duration.ofSeconds(20), Duration.ofSeconds(30));
+				boolean interrupted = Thread.interrupted();
+				if (locked) {
+					lock.unlock();
+				}
+				return "locked=" + locked + ", interrupted=" + interrupted;
+			}
+			catch (InterruptedException ex) {
+				return "interrupted before the hand-off";
+			}
+		});
+		await().atMost(Duration.ofSeconds(10)).until(() -> waiterThread.get() != null
+				&& waiterThread.get().getState() == Thread.State.TIMED_WAITING);
+
+		// A lease time keeps the hand-off in Redis, where the proxy makes it slow.
+		this.servers.proxy().latency(Duration.ofMillis(100));
+		CompletableFuture<Void> release = CompletableFuture.runAsync(held::release);
+		Thread.sleep(50);
+		waiterThread.get().interrupt();
+		release.get(10, TimeUnit.SECONDS);
+		this.servers.proxy().heal();
+
+		assertThat(waiter.get(10, TimeUnit.SECONDS)).isEqualTo("locked=true, interrupted=true");
+		assertThat(locks.heldCount()).isZero();
+		assertThat(this.redis.hasKey("baton:lock:{doc}")).isFalse();
+	}
+
+	@Test
+	void interruptedCallerThatMayWaitStillWaitsAndKeepsItsInterrupt() throws Exception {
+		RedisLockManager locks = holder();
+		LockLease held = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
+		CompletableFuture<String> waiter = CompletableFuture.supplyAsync(() -> {
+			Thread.currentThread().interrupt();
+			Optional<LockLease> lease = locks.tryAcquire("doc", Duration.ofSeconds(20));
+			boolean interrupted = Thread.interrupted();
+			lease.ifPresent(LockLease::release);
+			return "acquired=" + lease.isPresent() + ", interrupted=" + interrupted;
+		});
+		Thread.sleep(500);
+
+		held.release();
+
+		assertThat(waiter.get(10, TimeUnit.SECONDS)).isEqualTo("acquired=true, interrupted=true");
+		assertThat(locks.heldCount()).isZero();
 	}
 
 }
