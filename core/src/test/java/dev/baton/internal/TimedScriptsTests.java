@@ -3,7 +3,7 @@ package dev.baton.internal;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.function.UnaryOperator;
+import java.util.function.Consumer;
 
 import dev.baton.support.CommandStats;
 import dev.baton.test.RedisServer;
@@ -39,7 +39,7 @@ class TimedScriptsTests {
 
 	@Test
 	void scriptsRunOnTheNewSharedConnectionAfterTheFactoryResetIt(RedisServer server) {
-		TimedScripts scripts = scripts(server, UnaryOperator.identity());
+		TimedScripts scripts = scripts(server);
 		assertThat(increment(scripts)).isEqualTo(1L);
 		this.connectionFactory.resetConnection();
 		assertThat(increment(scripts)).isEqualTo(2L);
@@ -47,7 +47,7 @@ class TimedScriptsTests {
 
 	@Test
 	void scriptsRunAgainAfterTheFactoryWasStoppedAndStarted(RedisServer server) {
-		TimedScripts scripts = scripts(server, UnaryOperator.identity());
+		TimedScripts scripts = scripts(server);
 		assertThat(increment(scripts)).isEqualTo(1L);
 		this.connectionFactory.stop();
 		assertThatIllegalStateException().isThrownBy(() -> increment(scripts)).withMessageContaining("Redis did not");
@@ -57,20 +57,14 @@ class TimedScriptsTests {
 
 	@Test
 	void scriptsRunOnDedicatedConnectionsWhenTheFactoryDoesNotShareOne(RedisServer server) {
-		TimedScripts scripts = scripts(server, (factory) -> {
-			factory.setShareNativeConnection(false);
-			return factory;
-		});
+		TimedScripts scripts = scripts(server, (factory) -> factory.setShareNativeConnection(false));
 		assertThat(increment(scripts)).isEqualTo(1L);
 		assertThat(increment(scripts)).isEqualTo(2L);
 	}
 
 	@Test
 	void factoryThatValidatesItsConnectionValidatesItForEveryScript(RedisServer server) {
-		TimedScripts scripts = scripts(server, (factory) -> {
-			factory.setValidateConnection(true);
-			return factory;
-		});
+		TimedScripts scripts = scripts(server, (factory) -> factory.setValidateConnection(true));
 		StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
 		long pingsBefore = CommandStats.calls(redis, "ping");
 
@@ -82,9 +76,14 @@ class TimedScriptsTests {
 		assertThat(CommandStats.calls(redis, "ping")).isGreaterThanOrEqualTo(pingsBefore + 3);
 	}
 
-	private TimedScripts scripts(RedisServer server, UnaryOperator<LettuceConnectionFactory> customizer) {
-		this.connectionFactory = customizer
-			.apply(new LettuceConnectionFactory(new RedisStandaloneConfiguration(server.host(), server.port())));
+	private TimedScripts scripts(RedisServer server) {
+		return scripts(server, (factory) -> {
+		});
+	}
+
+	private TimedScripts scripts(RedisServer server, Consumer<LettuceConnectionFactory> customizer) {
+		this.connectionFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(server.host(), server.port()));
+		customizer.accept(this.connectionFactory);
 		this.connectionFactory.afterPropertiesSet();
 		this.connectionFactory.start();
 		return new TimedScripts(this.connectionFactory, Duration.ofSeconds(2), IllegalStateException::new);
