@@ -9,6 +9,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
@@ -104,21 +105,10 @@ public final class TimedScripts {
 	public List<Reply> evalAll(String what, List<Script> scripts, Duration timeout) {
 		List<Reply> replies = new ArrayList<>(scripts.size());
 		try {
-			RedisClusterAsyncCommands<byte[], byte[]> commands = this.shared.get();
-			if (commands != null) {
-				sendAndAwait(commands, scripts, timeout, replies);
-				return replies;
-			}
-			this.redis.execute((RedisCallback<@Nullable Void>) (connection) -> {
-				if (connection.getNativeConnection() instanceof RedisClusterAsyncCommands<?, ?> async) {
-					sendAndAwait(SharedLettuceCommands.bytes(async), scripts, timeout, replies);
+			onConnection((commands) -> sendAndAwait(commands, scripts, timeout, replies), (connection) -> {
+				for (Script script : scripts) {
+					replies.add(runBlocking(connection, script));
 				}
-				else {
-					for (Script script : scripts) {
-						replies.add(runBlocking(connection, script));
-					}
-				}
-				return null;
 			});
 		}
 		catch (RuntimeException ex) {
@@ -133,24 +123,35 @@ public final class TimedScripts {
 	 */
 	public void sendQuietly(Script script) {
 		try {
-			RedisClusterAsyncCommands<byte[], byte[]> commands = this.shared.get();
-			if (commands != null) {
-				sendWithoutWaiting(commands, script);
-				return;
-			}
-			this.redis.execute((RedisCallback<@Nullable Void>) (connection) -> {
-				if (connection.getNativeConnection() instanceof RedisClusterAsyncCommands<?, ?> async) {
-					sendWithoutWaiting(SharedLettuceCommands.bytes(async), script);
-				}
-				else {
-					runBlocking(connection, script);
-				}
-				return null;
-			});
+			onConnection((commands) -> sendWithoutWaiting(commands, script),
+					(connection) -> runBlocking(connection, script));
 		}
 		catch (RuntimeException ex) {
 			// Best effort: the lease runs out anyway.
 		}
+	}
+
+	/**
+	 * Runs a call on Lettuce's asynchronous API: on the shared connection's commands where
+	 * {@link SharedLettuceCommands} has them, else on a connection from the template; on other
+	 * clients, the blocking call.
+	 */
+	private void onConnection(Consumer<RedisClusterAsyncCommands<byte[], byte[]>> async,
+			Consumer<RedisConnection> blocking) {
+		RedisClusterAsyncCommands<byte[], byte[]> commands = this.shared.get();
+		if (commands != null) {
+			async.accept(commands);
+			return;
+		}
+		this.redis.execute((RedisCallback<@Nullable Void>) (connection) -> {
+			if (connection.getNativeConnection() instanceof RedisClusterAsyncCommands<?, ?> lettuce) {
+				async.accept(SharedLettuceCommands.bytes(lettuce));
+			}
+			else {
+				blocking.accept(connection);
+			}
+			return null;
+		});
 	}
 
 	private static void sendWithoutWaiting(RedisClusterAsyncCommands<byte[], byte[]> commands, Script script) {
