@@ -21,13 +21,11 @@ public class PartitionCountChangeException extends IllegalStateException {
 	 * @param tasks how many tasks (waiting, in flight and dead letters) it holds
 	 */
 	public PartitionCountChangeException(String queue, int storedPartitions, int configuredPartitions, long tasks) {
-		super("Queue '" + queue + "' holds " + tasks + " task(s) placed in " + storedPartitions
+		this("Queue '" + queue + "' holds " + tasks + " task(s) placed in " + storedPartitions
 				+ " partition(s), so it cannot use " + configuredPartitions + " partition(s): tasks are placed by id "
 				+ "and would be looked for in the wrong partition. Keep " + storedPartitions
-				+ " partition(s) until the queue is empty, or move to a new queue name");
-		this.queue = queue;
-		this.storedPartitions = storedPartitions;
-		this.configuredPartitions = configuredPartitions;
+				+ " partition(s) until the queue is empty, or move to a new queue name", queue, storedPartitions,
+				configuredPartitions);
 	}
 
 	/**
@@ -38,11 +36,16 @@ public class PartitionCountChangeException extends IllegalStateException {
 	 * @param configuredPartitions the partitions this instance is configured with
 	 */
 	public PartitionCountChangeException(String queue, int recordedPartitions, int configuredPartitions) {
-		super("Another instance recorded " + recordedPartitions + " partition(s) for queue '" + queue
+		this("Another instance recorded " + recordedPartitions + " partition(s) for queue '" + queue
 				+ "' while this one, configured with " + configuredPartitions + ", checked it: every instance of a "
-				+ "queue must use the same partition count");
+				+ "queue must use the same partition count", queue, recordedPartitions, configuredPartitions);
+	}
+
+	private PartitionCountChangeException(String message, String queue, int storedPartitions,
+			int configuredPartitions) {
+		super(message);
 		this.queue = queue;
-		this.storedPartitions = recordedPartitions;
+		this.storedPartitions = storedPartitions;
 		this.configuredPartitions = configuredPartitions;
 	}
 
