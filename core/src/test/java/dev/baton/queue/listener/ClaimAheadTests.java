@@ -39,15 +39,15 @@ class ClaimAheadTests {
 	void fastInstanceGetsTheLargerShareAndTheSlowOneHoardsNothing(RedisConnectionFactory connectionFactory) {
 		FastHandler fast = new FastHandler();
 		SlowHandler slow = new SlowHandler();
-		ListenerContext fastInstance = start(connectionFactory, fast);
-		start(connectionFactory, slow);
-		DelayQueue<Parcel> queue = fastInstance.queues.get("work", Parcel.class);
-		// Let the slow instance measure its handler first, then give both a burst
-		queue.schedule("warm-up", new Parcel("warm-up", 0), Duration.ZERO);
-		await().atMost(Duration.ofSeconds(5)).until(() -> fast.handled.get() + slow.handled.get() == 1);
-		queue.schedule("warm-up-2", new Parcel("warm-up-2", 0), Duration.ZERO);
-		queue.schedule("warm-up-3", new Parcel("warm-up-3", 0), Duration.ZERO);
-		await().atMost(Duration.ofSeconds(5)).until(() -> slow.handled.get() >= 1);
+		// Each instance measures its handler alone first: started together, the idle fast one can
+		// claim every warm-up task, and the slow one would never measure its handler
+		ListenerContext slowInstance = start(connectionFactory, slow);
+		DelayQueue<Parcel> queue = slowInstance.queues.get("work", Parcel.class);
+		queue.schedule("warm-up-slow", new Parcel("warm-up-slow", 0), Duration.ZERO);
+		await().atMost(Duration.ofSeconds(5)).until(() -> slow.handled.get() == 1);
+		start(connectionFactory, fast);
+		queue.schedule("warm-up-fast", new Parcel("warm-up-fast", 0), Duration.ZERO);
+		await().atMost(Duration.ofSeconds(5)).until(() -> fast.handled.get() + slow.handled.get() == 2);
 
 		queue.scheduleAll(IntStream.range(0, TASKS)
 			.mapToObj((i) -> new NewTask<>("t-" + i, new Parcel("t-" + i, i), Duration.ZERO))
