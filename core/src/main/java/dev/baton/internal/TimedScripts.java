@@ -10,19 +10,23 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.connection.SetCondition;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.data.redis.core.types.Expiration;
 
 /**
  * Runs scripts with a timeout of their own, shorter than the connection's command timeout
@@ -30,6 +34,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * fails in time for what depends on it. On Lettuce the scripts go out on the connection's asynchronous
  * API, several at once where asked, and each reply is awaited up to the deadline; other clients
  * run them blocking, bounded by their own timeouts.
+ *
+ * <p>Besides scripts, it sends the one plain command that Baton needs on its fastest path:
+ * {@code SET ... NX PX}, which costs Redis a fraction of the cheapest script.
  *
  * <p>Awaiting a reply ignores interrupts (and restores the flag afterwards): an interrupt must not
  * make the outcome of an acquire or a release unknown. The wait is bounded by the timeout.
@@ -77,15 +84,46 @@ public final class TimedScripts {
 	}
 
 	/**
+	 * Sets a key that does not exist yet, with an expiry, in one {@code SET ... NX PX}.
+	 * @param what the call and its lock, completing "Redis did not ...", e.g. "acquire lock 'a'"
+	 * @return whether the key was set
+	 * @throws RuntimeException made by the failure function if Redis failed or did not answer in
+	 * time
+	 */
+	public boolean setIfAbsent(String what, String key, String value, long expiryMillis) {
+		byte[] rawKey = utf8(key);
+		byte[] rawValue = utf8(value);
+		Reply[] reply = new Reply[1];
+		try {
+			onConnection((commands) -> reply[0] = awaitRestoringInterrupt(
+					commands.set(rawKey, rawValue, SetArgs.Builder.nx().px(expiryMillis)), this.timeout),
+					(connection) -> reply[0] = runBlocking(() -> connection.stringCommands()
+						.set(rawKey, rawValue, SetCondition.ifAbsent(), Expiration.milliseconds(expiryMillis))));
+		}
+		catch (RuntimeException ex) {
+			throw failed(what, ex);
+		}
+		Throwable failure = reply[0].failure();
+		if (failure != null) {
+			throw failed(what, failure);
+		}
+		// Lettuce answers OK or nothing, other clients true or false.
+		return "OK".equals(reply[0].value()) || Boolean.TRUE.equals(reply[0].value());
+	}
+
+	/**
 	 * The value of a reply.
 	 * @throws RuntimeException made by the failure function if the script failed or timed out
 	 */
 	public Object value(String what, Reply reply) {
 		if (reply.failure() != null || reply.value() == null) {
-			Throwable cause = (reply.failure() != null) ? reply.failure() : new IllegalStateException("no reply");
-			throw this.failure.apply("Redis did not " + what + ": " + cause.getMessage(), cause);
+			throw failed(what, (reply.failure() != null) ? reply.failure() : new IllegalStateException("no reply"));
 		}
 		return reply.value();
+	}
+
+	private RuntimeException failed(String what, Throwable cause) {
+		return this.failure.apply("Redis did not " + what + ": " + cause.getMessage(), cause);
 	}
 
 	/**
@@ -112,7 +150,7 @@ public final class TimedScripts {
 			});
 		}
 		catch (RuntimeException ex) {
-			throw this.failure.apply("Redis did not " + what + ": " + ex.getMessage(), ex);
+			throw failed(what, ex);
 		}
 		return replies;
 	}
@@ -189,6 +227,15 @@ public final class TimedScripts {
 		}
 	}
 
+	/** Awaits one reply up to the timeout, and restores the interrupt flag if interrupted meanwhile. */
+	private static Reply awaitRestoringInterrupt(Future<?> future, Duration timeout) {
+		Reply reply = await(future, System.nanoTime() + timeout.toNanos(), timeout);
+		if (reply.interrupted()) {
+			Thread.currentThread().interrupt();
+		}
+		return reply;
+	}
+
 	static Reply await(Future<?> future, long deadline, Duration timeout) {
 		boolean interrupted = false;
 		while (true) {
@@ -210,12 +257,14 @@ public final class TimedScripts {
 	}
 
 	private static Reply runBlocking(RedisConnection connection, Script script) {
+		ReturnType type = (script.outputType() == ScriptOutputType.MULTI) ? ReturnType.MULTI : ReturnType.INTEGER;
+		return runBlocking(() -> connection.scriptingCommands()
+			.eval(script.text(), type, script.keyCount(), script.keysAndArgs()));
+	}
+
+	private static Reply runBlocking(Supplier<@Nullable Object> call) {
 		try {
-			ReturnType type = (script.outputType() == ScriptOutputType.MULTI) ? ReturnType.MULTI : ReturnType.INTEGER;
-			byte[][] keysAndArgs = script.keysAndArgs();
-			Object value = connection.scriptingCommands()
-				.eval(script.text(), type, script.keyCount(), keysAndArgs);
-			return new Reply(value, null, false);
+			return new Reply(call.get(), null, false);
 		}
 		catch (RuntimeException ex) {
 			return new Reply(null, ex, false);

@@ -8,7 +8,7 @@ import java.time.Duration;
  *
  * @param name the lock name
  * @param group the lock's metric group
- * @param fencingToken the fencing token of the acquisition
+ * @param fencingToken the fencing token of the acquisition, 0 until the holder asked for one
  * @param heldFor how long it has been held
  * @param validFor how much longer the lease is known to be valid without a further renewal
  * @param renewed whether the watchdog renews it (taken without a lease time)

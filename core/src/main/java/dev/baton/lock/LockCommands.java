@@ -32,6 +32,8 @@ final class LockCommands {
 
 	private static final RedisScript<Long> HAND_OFF = fencingScript("handoff.lua", Long.class);
 
+	private static final RedisScript<Long> ISSUE_TOKEN = fencingScript("token.lua", Long.class);
+
 	private static final RedisScript<Long> RELEASE = script("release.lua", Long.class);
 
 	private static final RedisScript<Long> EXTEND = script("extend.lua", Long.class);
@@ -92,6 +94,32 @@ final class LockCommands {
 		}
 		// A key without expiry (not one of ours): look again in a second.
 		return (value < 0) ? -UNKNOWN_LEASE_MILLIS : -value;
+	}
+
+	/**
+	 * Takes the lock if it is free, without a fencing token and without marking it awaited: one
+	 * {@code SET ... NX PX}, the cheapest acquisition Redis has. Without replica acknowledgement
+	 * only: that waits on a script's connection.
+	 * @return whether the lock was taken
+	 */
+	boolean take(LockKeys keys, String owner, long leaseMillis) {
+		return this.calls.setIfAbsent("acquire lock '" + keys.name() + "'", keys.lock(), owner, leaseMillis);
+	}
+
+	/** Whether {@link #take} may be used: no replica acknowledgement is awaited. */
+	boolean takesWithoutScript() {
+		return this.replicated == null;
+	}
+
+	/**
+	 * Issues the fencing token of an acquisition made by {@link #take}, reserving
+	 * {@value #RESERVED_TOKENS} fencing tokens, if {@code owner} still holds the lock.
+	 * @return the fencing token, or 0 when {@code owner} no longer held the lock
+	 */
+	long issueToken(LockKeys keys, String owner, long fenceMillis) {
+		Acknowledged reply = write("issue a fencing token for lock '" + keys.name() + "'", ISSUE_TOKEN,
+				List.of(keys.lock(), keys.fence()), owner, String.valueOf(fenceMillis), String.valueOf(RESERVED_TOKENS));
+		return number(reply.value());
 	}
 
 	/**

@@ -12,9 +12,14 @@ public interface LockLease extends AutoCloseable {
 	String name();
 
 	/**
-	 * The fencing token of this acquisition: strictly greater than the token of every earlier
-	 * acquisition of the same lock. Pass it to the resource you protect so that it can reject
-	 * writes from a holder whose lease has run out.
+	 * The fencing token of this acquisition: strictly greater than every token issued earlier for
+	 * the same lock. Pass it to the resource you protect so that it can reject writes from a holder
+	 * whose lease has run out.
+	 * <p>A lock taken at once issues its token on the first call, in one round trip that also
+	 * checks that this lease still holds the lock; an acquisition that waited has it already. Later
+	 * calls return the same token without a round trip. Ask for it while you hold the lock.
+	 * @throws IllegalStateException if the lease was released or lost before a token was issued
+	 * @throws LockUnavailableException if Redis did not answer in time; the lease is still held
 	 */
 	long fencingToken();
 

@@ -7,7 +7,7 @@ package dev.baton.lock;
  *
  * @param name the lock that was lost
  * @param group the lock's metric group (the annotation's lock name for {@code @DistributedLock})
- * @param fencingToken the fencing token of the lost acquisition
+ * @param fencingToken the fencing token of the lost acquisition, 0 if none was issued
  */
 public record LockLostEvent(String name, String group, long fencingToken) {
 

@@ -47,8 +47,11 @@ public interface RedisLock extends Lock {
 	int getHoldCount();
 
 	/**
-	 * The fencing token of the current thread's acquisition.
+	 * The fencing token of the current thread's acquisition, issued on the first call as
+	 * {@link LockLease#fencingToken()} describes.
 	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
+	 * @throws IllegalStateException if the lock was lost before a token was issued
+	 * @throws LockUnavailableException if Redis did not answer in time
 	 */
 	long getFencingToken();
 

@@ -1,6 +1,7 @@
 package dev.baton.lock;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -18,6 +19,9 @@ import org.jspecify.annotations.Nullable;
  * owner it has, and the waiter's lease has the same owner, the next fencing token that Redis
  * reserved for the holder's acquisition, and the same expiry. Only one of the two is ever held:
  * the holder's is released before it passes on.
+ *
+ * <p>A lease that took a free lock at once has no fencing token until one is asked for, and is
+ * not passed on without one.
  */
 final class RedisLockLease implements LockLease {
 
@@ -35,10 +39,8 @@ final class RedisLockLease implements LockLease {
 
 	private final String owner;
 
-	private final long fencingToken;
-
-	/** The last fencing token reserved with this lease's acquisition in Redis, for leases passed on. */
-	private final long lastReservedToken;
+	/** The fencing tokens of this lease, {@code null} until issued. */
+	private volatile @Nullable Tokens tokens;
 
 	private final long acquiredAt;
 
@@ -51,24 +53,25 @@ final class RedisLockLease implements LockLease {
 
 	/**
 	 * Create the lease of an acquisition that Redis granted.
-	 * @param fencingToken the token Redis issued, the first of the {@code reservedTokens} it reserved
+	 * @param fencingToken the token Redis issued, the first of the {@code reservedTokens} it
+	 * reserved, or 0 when the acquisition issued none: the first {@link #fencingToken()} asks
+	 * Redis for it
 	 * @param sentAt when the acquiring command was sent, on {@link System#nanoTime()}
 	 * @param leaseNanos the lease Redis set
 	 */
 	RedisLockLease(RedisLockManager manager, LockRequest request, LockKeys keys, String owner, long fencingToken,
 			int reservedTokens, long sentAt, long leaseNanos) {
-		this(manager, request, keys, owner, fencingToken, fencingToken + reservedTokens - 1, sentAt, leaseNanos,
-				sentAt + leaseNanos);
+		this(manager, request, keys, owner, (fencingToken > 0) ? Tokens.reserved(fencingToken, reservedTokens) : null,
+				sentAt, leaseNanos, sentAt + leaseNanos);
 	}
 
 	private RedisLockLease(RedisLockManager manager, LockRequest request, LockKeys keys, String owner,
-			long fencingToken, long lastReservedToken, long acquiredAt, long leaseNanos, long validUntil) {
+			@Nullable Tokens tokens, long acquiredAt, long leaseNanos, long validUntil) {
 		this.manager = manager;
 		this.request = request;
 		this.keys = keys;
 		this.owner = owner;
-		this.fencingToken = fencingToken;
-		this.lastReservedToken = lastReservedToken;
+		this.tokens = tokens;
 		this.acquiredAt = acquiredAt;
 		this.leaseNanos = leaseNanos;
 		this.validUntil = validUntil;
@@ -83,10 +86,11 @@ final class RedisLockLease implements LockLease {
 	 */
 	@Nullable RedisLockLease passTo(LockRequest waiter) {
 		long now = System.nanoTime();
+		Tokens issued = this.tokens;
 		boolean passable = this.state.get() == State.RELEASED && isRenewed() && waiter.leaseTime() == null
-				&& this.fencingToken < this.lastReservedToken && this.validUntil - now >= this.leaseNanos / 2;
-		return passable ? new RedisLockLease(this.manager, waiter, this.keys, this.owner, this.fencingToken + 1,
-				this.lastReservedToken, now, this.leaseNanos, this.validUntil) : null;
+				&& issued != null && issued.hasNext() && this.validUntil - now >= this.leaseNanos / 2;
+		return passable ? new RedisLockLease(this.manager, waiter, this.keys, this.owner, issued.next(), now,
+				this.leaseNanos, this.validUntil) : null;
 	}
 
 	@Override
@@ -111,13 +115,47 @@ final class RedisLockLease implements LockLease {
 		return this.request.leaseTime() == null;
 	}
 
+	/** The lease Redis sets on each acquisition and renewal, in milliseconds. */
+	long leaseMillis() {
+		return TimeUnit.NANOSECONDS.toMillis(this.leaseNanos);
+	}
+
 	long heldNanos() {
 		return System.nanoTime() - this.acquiredAt;
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>An acquisition that took a free lock at once issues its token on this first call, in a
+	 * script that checks that the lease still holds the lock.
+	 * @throws IllegalStateException if the lease was released or lost before a token was issued
+	 * @throws LockUnavailableException if Redis did not answer in time
+	 */
 	@Override
 	public long fencingToken() {
-		return this.fencingToken;
+		Tokens issued = this.tokens;
+		return (issued != null) ? issued.token() : issueToken();
+	}
+
+	private synchronized long issueToken() {
+		Tokens issued = this.tokens;
+		if (issued == null) {
+			// The manager marks the lease lost if Redis says it no longer holds the lock.
+			long token = (this.state.get() == State.HELD) ? this.manager.issueToken(this) : 0;
+			if (token == 0) {
+				throw new IllegalStateException("Lock '" + name() + "' has no fencing token: this lease was "
+						+ this.state.get().name().toLowerCase(Locale.ROOT) + " before one was asked for");
+			}
+			issued = Tokens.reserved(token, LockCommands.RESERVED_TOKENS);
+			this.tokens = issued;
+		}
+		return issued.token();
+	}
+
+	/** The fencing token if one was issued, else 0: for reports that must not call Redis. */
+	long issuedToken() {
+		Tokens issued = this.tokens;
+		return (issued != null) ? issued.token() : 0;
 	}
 
 	@Override
@@ -141,7 +179,7 @@ final class RedisLockLease implements LockLease {
 	/** What operators see of this lease. */
 	HeldLock describe() {
 		long now = System.nanoTime();
-		return new HeldLock(name(), group(), this.fencingToken, Duration.ofNanos(now - this.acquiredAt),
+		return new HeldLock(name(), group(), issuedToken(), Duration.ofNanos(now - this.acquiredAt),
 				Duration.ofNanos(Math.max(this.validUntil - now, 0)), isRenewed());
 	}
 
@@ -190,7 +228,28 @@ final class RedisLockLease implements LockLease {
 
 	@Override
 	public String toString() {
-		return "LockLease[" + name() + ", token " + this.fencingToken + ", " + this.state.get() + "]";
+		return "LockLease[" + name() + ", token " + issuedToken() + ", " + this.state.get() + "]";
+	}
+
+	/**
+	 * A lease's fencing token and the last one reserved with it in Redis, for leases passed on.
+	 * @param token this lease's token
+	 * @param lastReserved the last token reserved with it
+	 */
+	private record Tokens(long token, long lastReserved) {
+
+		static Tokens reserved(long first, int count) {
+			return new Tokens(first, first + count - 1);
+		}
+
+		boolean hasNext() {
+			return this.token < this.lastReserved;
+		}
+
+		Tokens next() {
+			return new Tokens(this.token + 1, this.lastReserved);
+		}
+
 	}
 
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import dev.baton.internal.ObservationSettings;
 import dev.baton.observation.BatonObservation;
@@ -181,7 +182,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 			Attempt attempt = new Attempt(request, keys, waitNanos);
 			// A newcomer that may wait gets in line behind this JVM's waiters instead of barging.
 			boolean inLine = waitNanos > 0 && this.waiters.isAwaited(keys.channel());
-			RedisLockLease lease = inLine ? null : attempt.attempt();
+			RedisLockLease lease = inLine ? null : attempt.first();
 			if (lease == null && waitNanos > 0) {
 				lease = this.waiters.await(keys.channel(), waitNanos - (System.nanoTime() - start), interruptible,
 						attempt);
@@ -191,7 +192,8 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 			}
 			if (observation.getContext() instanceof LockAcquisitionContext context) {
 				if (lease != null) {
-					context.acquired(lease.fencingToken());
+					long token = lease.issuedToken();
+					context.acquired((token != 0) ? token : null);
 				}
 				else {
 					context.timedOut();
@@ -266,21 +268,41 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		}
 	}
 
+	/**
+	 * Issues the fencing token of a lease that took its lock without one; marks the lease lost if
+	 * Redis says that it no longer holds the lock.
+	 * @return the token, or 0 if the lease no longer held the lock
+	 */
+	long issueToken(RedisLockLease lease) {
+		long token = this.commands.issueToken(lease.keys(), lease.owner(),
+				lease.leaseMillis() + FENCE_MEMORY.toMillis());
+		if (token == 0) {
+			lost(lease, "it was expired or taken when its fencing token was asked for");
+		}
+		return token;
+	}
+
 	private void lost(RedisLockLease lease) {
+		lost(lease, lease.hasRunOut(System.nanoTime()) ? "no renewal reached Redis within its lease time"
+				: "the watchdog found it expired or taken");
+	}
+
+	private void lost(RedisLockLease lease, String how) {
 		if (lease.markLost()) {
 			forget(lease);
 			// Renewals stopped: release what may still be ours in Redis rather than leave it for a lease.
 			this.commands.releaseQuietly(lease.keys(), lease.owner());
 			this.waiters.released(lease.keys().channel());
-			reportLost(lease, lease.hasRunOut(System.nanoTime())
-					? "no renewal reached Redis within its lease time" : "the watchdog found it expired or taken");
+			reportLost(lease, how);
 		}
 	}
 
 	private void reportLost(RedisLockLease lease, String how) {
-		logger.warn("Lost lock '" + lease.name() + "' (fencing token " + lease.fencingToken() + "): " + how);
+		long token = lease.issuedToken();
+		logger.warn("Lost lock '" + lease.name() + "' ("
+				+ ((token != 0) ? "fencing token " + token : "no fencing token issued") + "): " + how);
 		this.metrics.lost(this.metricGroups.tag(lease.group()));
-		LockLostEvent event = new LockLostEvent(lease.name(), lease.group(), lease.fencingToken());
+		LockLostEvent event = new LockLostEvent(lease.name(), lease.group(), token);
 		this.events.execute(() -> {
 			try {
 				this.lockLostListener.accept(event);
@@ -388,27 +410,47 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 			this.waitNanos = waitNanos;
 		}
 
+		/**
+		 * The first attempt: takes a free lock in one plain command, leaving its fencing token until
+		 * it is asked for. A lock that is taken is left to the waiters' attempts, which mark it
+		 * awaited and learn when its lease runs out.
+		 */
+		@Nullable RedisLockLease first() {
+			if (!RedisLockManager.this.commands.takesWithoutScript()) {
+				return attempt();
+			}
+			long leaseMillis = leaseMillis();
+			String owner = nextOwner();
+			long sentAt = System.nanoTime();
+			boolean taken = acquiring(owner, () -> RedisLockManager.this.commands.take(this.keys, owner, leaseMillis));
+			return taken ? granted(owner, 0, sentAt, leaseMillis) : null;
+		}
+
 		@Override
 		public @Nullable RedisLockLease attempt() {
 			long leaseMillis = leaseMillis();
 			long waitingMillis = (this.waitNanos > 0) ? LockWaiters.MAX_WAIT_STEP_MILLIS * 2 : 0;
 			String owner = nextOwner();
 			long sentAt = System.nanoTime();
-			long result;
+			long result = acquiring(owner, () -> RedisLockManager.this.commands.acquire(this.keys, owner, leaseMillis,
+					leaseMillis + FENCE_MEMORY.toMillis(), waitingMillis));
+			if (result <= 0) {
+				this.retryInMillis = -result;
+				return null;
+			}
+			return granted(owner, result, sentAt, leaseMillis);
+		}
+
+		/** Sends an acquisition for {@code owner}, releasing quietly what it may have taken if no reply came. */
+		private <T> T acquiring(String owner, Supplier<T> call) {
 			try {
-				result = RedisLockManager.this.commands.acquire(this.keys, owner, leaseMillis,
-						leaseMillis + FENCE_MEMORY.toMillis(), waitingMillis);
+				return call.get();
 			}
 			catch (LockUnavailableException ex) {
 				// The lock may have been taken for us without a reply reaching us.
 				RedisLockManager.this.commands.releaseQuietly(this.keys, owner);
 				throw ex;
 			}
-			if (result <= 0) {
-				this.retryInMillis = -result;
-				return null;
-			}
-			return granted(owner, result, sentAt, leaseMillis);
 		}
 
 		@Override

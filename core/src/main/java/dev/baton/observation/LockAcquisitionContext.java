@@ -39,16 +39,19 @@ public class LockAcquisitionContext extends Observation.Context {
 		return this.outcome;
 	}
 
-	/** The fencing token of the acquisition, or {@code null} unless acquired. */
+	/**
+	 * The fencing token of the acquisition, or {@code null} unless acquired with one: a lock
+	 * taken at once issues its token only when the holder asks for it.
+	 */
 	public @Nullable Long getFencingToken() {
 		return this.fencingToken;
 	}
 
 	/**
 	 * Record that the lock was acquired.
-	 * @param fencingToken the acquisition's fencing token
+	 * @param fencingToken the acquisition's fencing token, or {@code null} if it issued none yet
 	 */
-	public void acquired(long fencingToken) {
+	public void acquired(@Nullable Long fencingToken) {
 		this.outcome = Outcome.ACQUIRED;
 		this.fencingToken = fencingToken;
 	}

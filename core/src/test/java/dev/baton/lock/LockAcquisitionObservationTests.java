@@ -1,6 +1,7 @@
 package dev.baton.lock;
 
 import java.time.Duration;
+import java.util.List;
 
 import dev.baton.observation.DefaultLockAcquisitionObservationConvention;
 import dev.baton.observation.LockAcquisitionContext;
@@ -16,8 +17,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Acquisitions are observations: one source for the {@code baton.lock.acquire} timer and for
@@ -32,8 +35,11 @@ class LockAcquisitionObservationTests {
 
 	private TestLockManagers managers;
 
+	private StringRedisTemplate redis;
+
 	@BeforeEach
-	void observe(RedisConnectionFactory connectionFactory) {
+	void observe(RedisConnectionFactory connectionFactory, StringRedisTemplate redis) {
+		this.redis = redis;
 		this.managers = new TestLockManagers(connectionFactory);
 		this.observations.observationConfig()
 			.observationHandler(new DefaultTracingObservationHandler(this.tracer))
@@ -46,21 +52,34 @@ class LockAcquisitionObservationTests {
 	}
 
 	@Test
-	void acquisitionIsASpanAndATimerTaggedWithTheGroupNotTheKey() {
+	void acquisitionIsASpanAndATimerTaggedWithTheGroupNotTheKey() throws InterruptedException {
 		RedisLockManager holder = this.managers.manager((builder) -> builder.observationRegistry(this.observations));
 		RedisLockManager other = this.managers.manager((builder) -> builder.observationRegistry(this.observations));
 		LockLease lease = holder.tryAcquire(LockRequest.of("orders:42").group("orders").build()).orElseThrow();
 		assertThat(other.tryAcquire(LockRequest.of("orders:42").group("orders").build())).isEmpty();
-		lease.release();
+		Thread releaser = new Thread(() -> {
+			await().until(() -> this.redis.hasKey("baton:lock:{orders:42}:waiting"));
+			lease.release();
+		});
+		releaser.start();
+		LockLease waiter = other.tryAcquire(LockRequest.of("orders:42").group("orders").waitTime(Duration.ofSeconds(10)).build())
+			.orElseThrow();
+		releaser.join();
+		waiter.release();
 
-		SimpleSpan acquired = this.tracer.getSpans().getFirst();
-		assertThat(acquired.getName()).isEqualTo("acquire orders");
-		assertThat(acquired.getTags()).containsEntry("lock", "orders")
+		List<SimpleSpan> spans = List.copyOf(this.tracer.getSpans());
+		assertThat(spans).hasSize(3);
+		assertThat(spans.get(0).getName()).isEqualTo("acquire orders");
+		// Taken at once: the token is issued only when the holder asks for it.
+		assertThat(spans.get(0).getTags()).containsEntry("lock", "orders")
 			.containsEntry("outcome", "acquired")
 			.containsEntry("baton.lock.name", "orders:42")
-			.containsEntry("baton.lock.fencing-token", Long.toString(lease.fencingToken()));
-		assertThat(this.tracer.getSpans().getLast().getTags()).containsEntry("outcome", "timeout")
 			.doesNotContainKey("baton.lock.fencing-token");
+		assertThat(spans.get(1).getTags()).containsEntry("outcome", "timeout")
+			.doesNotContainKey("baton.lock.fencing-token");
+		// Taken after waiting: the acquiring script issued it.
+		assertThat(spans.get(2).getTags()).containsEntry("outcome", "acquired")
+			.containsEntry("baton.lock.fencing-token", Long.toString(waiter.fencingToken()));
 		assertThat(this.managers.meters.get("baton.lock.acquire").tag("lock", "orders").timers()).hasSize(2);
 		assertThat(this.managers.meters.find("baton.lock.acquire").tag("lock", "orders:42").timer()).isNull();
 	}

@@ -176,7 +176,8 @@ class RedisLockFaultTests {
 		assertThat(slots).as("each name its own slot").hasSize(5);
 
 		List<LockLease> leases = names.stream().map((name) -> locks.tryAcquire(name, Duration.ZERO).orElseThrow()).toList();
-		assertThat(this.redis.keys("baton:lock:*")).hasSize(names.size() * 2);
+		leases.forEach(LockLease::fencingToken);
+		assertThat(this.redis.keys("baton:lock:*")).as("locks and fences").hasSize(names.size() * 2);
 		for (String name : names) {
 			assertThat(locks.tryAcquire(name, Duration.ZERO)).as(name).isEmpty();
 		}

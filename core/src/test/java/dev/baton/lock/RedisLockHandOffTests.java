@@ -76,6 +76,7 @@ class RedisLockHandOffTests {
 	void holderHandsTheLockToAWaiterOfItsJvmWithoutFreeingIt() throws Exception {
 		RedisLockManager locks = manager();
 		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
+		long holderToken = holder.fencingToken();
 		Waiter waiter = startWaiter(locks);
 		awaitInLine(waiter.thread());
 		long deletesBefore = CommandStats.calls(this.redis, "del");
@@ -83,7 +84,7 @@ class RedisLockHandOffTests {
 		holder.release();
 
 		LockLease next = waiter.lease().get(5, TimeUnit.SECONDS);
-		assertThat(next.fencingToken()).isGreaterThan(holder.fencingToken());
+		assertThat(next.fencingToken()).isGreaterThan(holderToken);
 		assertThat(CommandStats.calls(this.redis, "del")).as("deletes of the lock key").isEqualTo(deletesBefore);
 		assertThat(manager().tryAcquire("doc", Duration.ZERO)).as("the lock is never free in between").isEmpty();
 		next.release();
@@ -183,6 +184,8 @@ class RedisLockHandOffTests {
 	void renewedLockPassesToAWaiterOfItsJvmWithoutARedisCallAndWithTheNextReservedToken() throws Exception {
 		RedisLockManager locks = manager();
 		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
+		// Asking for the token reserves those after it for the waiters of this JVM.
+		long holderToken = holder.fencingToken();
 		String ownerInRedis = this.redis.opsForValue().get("baton:lock:{doc}");
 		Waiter waiter = startWaiter(locks);
 		awaitInLine(waiter.thread());
@@ -191,7 +194,7 @@ class RedisLockHandOffTests {
 		holder.release();
 
 		LockLease next = waiter.lease().get(5, TimeUnit.SECONDS);
-		assertThat(next.fencingToken()).isEqualTo(holder.fencingToken() + 1);
+		assertThat(next.fencingToken()).isEqualTo(holderToken + 1);
 		assertThat(CommandStats.calls(this.redis, "evalsha")).as("script calls of the hand-off").isEqualTo(scriptCallsBefore);
 		assertThat(this.redis.opsForValue().get("baton:lock:{doc}")).isEqualTo(ownerInRedis);
 		assertThat(Long.parseLong(this.redis.opsForValue().get("baton:lock:{doc}:fence")))
@@ -201,13 +204,33 @@ class RedisLockHandOffTests {
 		next.release();
 		assertThat(this.redis.hasKey("baton:lock:{doc}")).isFalse();
 		assertThat(manager().tryAcquire("doc", Duration.ZERO).orElseThrow().fencingToken())
-			.as("the next acquisition in Redis").isGreaterThan(holder.fencingToken() + LockCommands.RESERVED_TOKENS - 1);
+			.as("the next acquisition in Redis").isGreaterThan(holderToken + LockCommands.RESERVED_TOKENS - 1);
+	}
+
+	@Test
+	void holderThatNeverAskedForItsTokenHandsOverInRedisAndTheWaiterHasOneAtOnce() throws Exception {
+		RedisLockManager locks = manager();
+		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
+		String holderInRedis = this.redis.opsForValue().get("baton:lock:{doc}");
+		Waiter waiter = startWaiter(locks);
+		awaitInLine(waiter.thread());
+
+		holder.release();
+
+		LockLease next = waiter.lease().get(5, TimeUnit.SECONDS);
+		assertThat(this.redis.opsForValue().get("baton:lock:{doc}")).as("owner in Redis").isNotEqualTo(holderInRedis);
+		long scriptCallsBefore = CommandStats.calls(this.redis, "evalsha");
+		assertThat(next.fencingToken()).isPositive();
+		assertThat(CommandStats.calls(this.redis, "evalsha")).as("script calls for the token").isEqualTo(scriptCallsBefore);
+		next.release();
+		assertThat(this.redis.hasKey("baton:lock:{doc}")).isFalse();
 	}
 
 	@Test
 	void lockWithALeaseTimeChangesHandsInRedis() throws Exception {
 		RedisLockManager locks = manager();
 		LockLease holder = locks.tryAcquire("doc", Duration.ZERO, Duration.ofSeconds(30)).orElseThrow();
+		long holderToken = holder.fencingToken();
 		String holderInRedis = this.redis.opsForValue().get("baton:lock:{doc}");
 		Waiter waiter = startWaiter(locks, Duration.ofSeconds(30));
 		awaitInLine(waiter.thread());
@@ -215,7 +238,7 @@ class RedisLockHandOffTests {
 		holder.release();
 
 		LockLease next = waiter.lease().get(5, TimeUnit.SECONDS);
-		assertThat(next.fencingToken()).isGreaterThan(holder.fencingToken() + LockCommands.RESERVED_TOKENS - 1);
+		assertThat(next.fencingToken()).isGreaterThan(holderToken + LockCommands.RESERVED_TOKENS - 1);
 		assertThat(this.redis.opsForValue().get("baton:lock:{doc}")).isNotEqualTo(holderInRedis);
 		next.release();
 		assertThat(this.redis.hasKey("baton:lock:{doc}")).isFalse();
@@ -225,6 +248,7 @@ class RedisLockHandOffTests {
 	void renewedLockLostInRedisIsFoundLostByTheWaiterItPassedTo() throws Exception {
 		RedisLockManager locks = this.managers.manager(Duration.ofMillis(1500));
 		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
+		holder.fencingToken();
 		Waiter waiter = startWaiter(locks);
 		awaitInLine(waiter.thread());
 		this.redis.opsForValue().set("baton:lock:{doc}", "someone else", Duration.ofSeconds(30));

@@ -112,6 +112,32 @@ class RedisLockNetworkFaultTests {
 	}
 
 	@Test
+	void tokenAskedForWhileRedisIsUnreachableFailsInTimeAndIsIssuedOnceItIsBack() {
+		RedisLockManager holder = holderWithALongLease();
+		LockLease lease = holder.tryAcquire("ledger", Duration.ZERO).orElseThrow();
+
+		this.servers.proxy().blackHole();
+		long start = System.nanoTime();
+		assertThatExceptionOfType(LockUnavailableException.class).isThrownBy(lease::fencingToken)
+			.withMessageContaining("Redis did not issue a fencing token for lock 'ledger'");
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+		this.servers.proxy().heal();
+
+		// Not knowing is not losing: the lease still holds the lock, and asking again issues the token.
+		assertThat(lease.isValid()).isTrue();
+		long token = await().atMost(Duration.ofSeconds(5)).ignoreExceptionsInstanceOf(LockUnavailableException.class)
+			.until(lease::fencingToken, (issued) -> issued > 0);
+		assertThat(this.redis.opsForValue().get("baton:lock:{ledger}:fence"))
+			.isEqualTo(String.valueOf(token + LockCommands.RESERVED_TOKENS - 1));
+		assertThat(otherInstance().tryAcquire("ledger", Duration.ZERO)).as("taken while the first holds it").isEmpty();
+		lease.release();
+		assertThat(this.redis.hasKey("baton:lock:{ledger}")).isFalse();
+		assertThat(this.redis.getExpire("baton:lock:{ledger}:fence")).isPositive();
+		assertThat(otherInstance().tryAcquire("ledger", Duration.ZERO).orElseThrow().fencingToken())
+			.isGreaterThan(token + LockCommands.RESERVED_TOKENS - 1);
+	}
+
+	@Test
 	void holderCutOffFromRedisLearnsThatItLostTheLockWhileStillCutOff() {
 		RedisLockManager holder = holder();
 		LockLease lease = holder.tryAcquire(LockRequest.of("settlement:1").build()).orElseThrow();

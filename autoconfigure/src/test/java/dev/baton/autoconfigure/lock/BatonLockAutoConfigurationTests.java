@@ -122,11 +122,12 @@ class BatonLockAutoConfigurationTests {
 			.withPropertyValues("baton.lock.lease-time=600ms")
 			.run((context) -> {
 				LockLease lease = context.getBean(LockManager.class).tryAcquire("job", Duration.ZERO).orElseThrow();
+				long token = lease.fencingToken();
 				this.redis.delete("baton:lock:{job}");
 
 				await().atMost(Duration.ofSeconds(5)).until(() -> !context.getBean(LostLocks.class).events.isEmpty());
 				assertThat(context.getBean(LostLocks.class).events).singleElement()
-					.isEqualTo(new LockLostEvent("job", "job", lease.fencingToken()));
+					.isEqualTo(new LockLostEvent("job", "job", token));
 			});
 	}
 
