@@ -3,6 +3,7 @@ package dev.baton.internal;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import dev.baton.support.CommandStats;
@@ -74,6 +75,21 @@ class TimedScriptsTests {
 
 		// Each validation is a PING; the template's own call below validates once more.
 		assertThat(CommandStats.calls(redis, "ping")).isGreaterThanOrEqualTo(pingsBefore + 3);
+	}
+
+	@Test
+	void setIfAbsentSetsOnlyAMissingKeyAndGivesItTheExpiry(RedisServer server) {
+		TimedScripts scripts = scripts(server, (factory) -> factory.setShareNativeConnection(false));
+		StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
+
+		assertThat(scripts.setIfAbsent("set", this.counter, "first", 30_000)).isTrue();
+		assertThat(scripts.setIfAbsent("set", this.counter, "second", 30_000)).isFalse();
+
+		assertThat(redis.opsForValue().get(this.counter)).isEqualTo("first");
+		assertThat(redis.getExpire(this.counter, TimeUnit.MILLISECONDS)).isBetween(1L, 30_000L);
+		this.connectionFactory.stop();
+		assertThatIllegalStateException().isThrownBy(() -> scripts.setIfAbsent("set the key", this.counter, "x", 1))
+			.withMessageStartingWith("Redis did not set the key");
 	}
 
 	private TimedScripts scripts(RedisServer server) {
