@@ -1,5 +1,6 @@
 package dev.baton.queue.redis;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import dev.baton.internal.TimedScripts;
@@ -60,10 +61,15 @@ final class PartitionLayout {
 		return ((Number) reply.get(0)).intValue();
 	}
 
+	/** The tasks stored in all partitions: one stats script each, sent all at once. */
 	private static long tasks(TimedScripts scripts, String what, QueuePartitions partitions) {
-		long tasks = 0;
+		List<TimedScripts.Script> calls = new ArrayList<>();
 		for (QueueKeys keys : partitions.all()) {
-			List<?> stats = (List<?>) scripts.eval(what, QueueScript.STATS.script(), keys.forStats());
+			calls.add(new TimedScripts.Script(QueueScript.STATS.script(), keys.forStats()));
+		}
+		long tasks = 0;
+		for (TimedScripts.Reply reply : scripts.evalAll(what, calls)) {
+			List<?> stats = (List<?>) scripts.value(what, reply);
 			for (int i = 0; i < 4; i++) {
 				tasks += ((Number) stats.get(i)).longValue();
 			}
