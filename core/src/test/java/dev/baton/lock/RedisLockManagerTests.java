@@ -123,6 +123,8 @@ class RedisLockManagerTests {
 			.hasMessageContaining("lost");
 		assertThat(other.isValid()).isTrue();
 		assertThat(lock.isLocked()).isTrue();
+		// Lock-lost listeners run on a thread of their own.
+		await().atMost(Duration.ofSeconds(5)).until(() -> !this.managers.lostEvents.isEmpty());
 		assertThat(this.managers.lostEvents).extracting(LockLostEvent::name).containsExactly("document:7");
 	}
 
