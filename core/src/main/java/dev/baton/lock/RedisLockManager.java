@@ -274,12 +274,16 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	 * @return the token, or 0 if the lease no longer held the lock
 	 */
 	long issueToken(RedisLockLease lease) {
-		long token = this.commands.issueToken(lease.keys(), lease.owner(),
-				lease.leaseMillis() + FENCE_MEMORY.toMillis());
+		long token = this.commands.issueToken(lease.keys(), lease.owner(), fenceMillis(lease.leaseMillis()));
 		if (token == 0) {
 			lost(lease, "it was expired or taken when its fencing token was asked for");
 		}
 		return token;
+	}
+
+	/** How long a lock's fence key outlives a lease of {@code leaseMillis}. */
+	private static long fenceMillis(long leaseMillis) {
+		return leaseMillis + FENCE_MEMORY.toMillis();
 	}
 
 	private void lost(RedisLockLease lease) {
@@ -433,7 +437,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 			String owner = nextOwner();
 			long sentAt = System.nanoTime();
 			long result = acquiring(owner, () -> RedisLockManager.this.commands.acquire(this.keys, owner, leaseMillis,
-					leaseMillis + FENCE_MEMORY.toMillis(), waitingMillis));
+					fenceMillis(leaseMillis), waitingMillis));
 			if (result <= 0) {
 				this.retryInMillis = -result;
 				return null;
@@ -465,7 +469,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 			long token;
 			try {
 				token = RedisLockManager.this.commands.handOff(this.keys, holder.owner(), owner, leaseMillis,
-						leaseMillis + FENCE_MEMORY.toMillis());
+						fenceMillis(leaseMillis));
 			}
 			catch (LockUnavailableException ex) {
 				// Either owner may hold the lock now: neither may keep it for a lease.
