@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.lettuce.core.RedisFuture;
@@ -93,12 +94,34 @@ public final class TimedScripts {
 	public boolean setIfAbsent(String what, String key, String value, long expiryMillis) {
 		byte[] rawKey = utf8(key);
 		byte[] rawValue = utf8(value);
+		Object reply = command(what, (commands) -> commands.set(rawKey, rawValue, SetArgs.Builder.nx().px(expiryMillis)),
+				(connection) -> connection.stringCommands()
+					.set(rawKey, rawValue, SetCondition.ifAbsent(), Expiration.milliseconds(expiryMillis)));
+		// Lettuce answers OK or nothing, other clients true or false.
+		return "OK".equals(reply) || Boolean.TRUE.equals(reply);
+	}
+
+	/**
+	 * Reads a string key in one {@code GET}.
+	 * @param what the call and its lock, completing "Redis did not ...", e.g. "look up lock 'a'"
+	 * @return the value, or {@code null} if the key does not exist
+	 * @throws RuntimeException made by the failure function if Redis failed or did not answer in
+	 * time
+	 */
+	public @Nullable String get(String what, String key) {
+		byte[] rawKey = utf8(key);
+		Object reply = command(what, (commands) -> commands.get(rawKey),
+				(connection) -> connection.stringCommands().get(rawKey));
+		return (reply != null) ? new String((byte[]) reply, StandardCharsets.UTF_8) : null;
+	}
+
+	/** Runs one plain command and waits for its reply, which may be {@code null}. */
+	private @Nullable Object command(String what, Function<RedisClusterAsyncCommands<byte[], byte[]>, Future<?>> async,
+			Function<RedisConnection, @Nullable Object> blocking) {
 		Reply[] reply = new Reply[1];
 		try {
-			onConnection((commands) -> reply[0] = awaitRestoringInterrupt(
-					commands.set(rawKey, rawValue, SetArgs.Builder.nx().px(expiryMillis)), this.timeout),
-					(connection) -> reply[0] = runBlocking(() -> connection.stringCommands()
-						.set(rawKey, rawValue, SetCondition.ifAbsent(), Expiration.milliseconds(expiryMillis))));
+			onConnection((commands) -> reply[0] = awaitRestoringInterrupt(async.apply(commands), this.timeout),
+					(connection) -> reply[0] = runBlocking(() -> blocking.apply(connection)));
 		}
 		catch (RuntimeException ex) {
 			throw failed(what, ex);
@@ -107,8 +130,7 @@ public final class TimedScripts {
 		if (failure != null) {
 			throw failed(what, failure);
 		}
-		// Lettuce answers OK or nothing, other clients true or false.
-		return "OK".equals(reply[0].value()) || Boolean.TRUE.equals(reply[0].value());
+		return reply[0].value();
 	}
 
 	/**

@@ -106,6 +106,14 @@ final class LockCommands {
 		return this.calls.setIfAbsent("acquire lock '" + keys.name() + "'", keys.lock(), owner, leaseMillis);
 	}
 
+	/**
+	 * Whether {@code owner} holds the lock: after {@link #take} was refused, tells a lock that the
+	 * same command took before it ran again after a reconnect.
+	 */
+	boolean isHeldBy(LockKeys keys, String owner) {
+		return owner.equals(this.calls.get("look up lock '" + keys.name() + "'", keys.lock()));
+	}
+
 	/** Whether {@link #take} may be used: no replica acknowledgement is awaited. */
 	boolean takesWithoutScript() {
 		return this.replicated == null;
@@ -139,8 +147,8 @@ final class LockCommands {
 	 * Deletes the lock if {@code owner} holds it ({@code ""}: whoever holds it), publishing to
 	 * waiters if one marked the lock.
 	 */
-	boolean release(LockKeys keys, String owner) {
-		return release(keys, owner, "") != Released.NOT_HELD;
+	Released release(LockKeys keys, String owner) {
+		return release(keys, owner, "");
 	}
 
 	/**
@@ -161,14 +169,25 @@ final class LockCommands {
 	/** The outcome of a release, in the order of release.lua's results. */
 	enum Released {
 
-		/** The lock was not held by the owner: lost. */
-		NOT_HELD,
+		/**
+		 * Nobody held the lock: it expired, Redis lost it, or this release ran twice (Lettuce
+		 * sends a command again after a reconnect when its reply was lost).
+		 */
+		GONE,
 
 		/** Deleted. */
 		RELEASED,
 
 		/** Deleted on yielding, and waiters of other instances wait for it. */
-		AWAITED_ELSEWHERE
+		AWAITED_ELSEWHERE,
+
+		/** Another owner holds the lock: lost. */
+		TAKEN;
+
+		/** Whether the release deleted the lock. */
+		boolean deleted() {
+			return this == RELEASED || this == AWAITED_ELSEWHERE;
+		}
 
 	}
 

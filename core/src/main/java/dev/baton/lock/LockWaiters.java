@@ -204,9 +204,9 @@ final class LockWaiters implements AutoCloseable {
 	 * Releases a lock that this JVM holds: hands it to a waiter in line, if one is ready and the
 	 * lock has not been handed on too often in a row; otherwise releases it in Redis.
 	 * @param holder the lease being released
-	 * @return {@code true} if the lock was still held, {@code false} if it had been lost
+	 * @return what became of the lock; {@link Released#TAKEN} also when a hand-off found it lost
 	 */
-	boolean release(RedisLockLease holder) {
+	Released release(RedisLockLease holder) {
 		Room room = this.rooms.get(holder.keys().channel());
 		Claim claim = (room != null) ? room.claim() : Claim.NOBODY;
 		if (claim.yield()) {
@@ -215,7 +215,7 @@ final class LockWaiters implements AutoCloseable {
 				room.standBack();
 			}
 			room.signal(false);
-			return released != Released.NOT_HELD;
+			return released;
 		}
 		Offer offer = claim.offer();
 		if (offer == null) {
@@ -228,18 +228,17 @@ final class LockWaiters implements AutoCloseable {
 		finally {
 			room.complete(offer, lease);
 		}
-		return lease != null;
+		return (lease != null) ? Released.RELEASED : Released.TAKEN;
 	}
 
 	/**
 	 * Deletes a lock in Redis if {@code owner} holds it ({@code ""}: whoever holds it), and wakes
 	 * this JVM's waiters.
-	 * @return {@code true} if it was held
 	 */
-	boolean releaseInRedis(LockKeys keys, String owner) {
-		boolean held = this.commands.release(keys, owner);
+	Released releaseInRedis(LockKeys keys, String owner) {
+		Released released = this.commands.release(keys, owner);
 		released(keys.channel());
-		return held;
+		return released;
 	}
 
 	/** Wakes this JVM's waiters of a lock that this JVM released in Redis, or lost. */

@@ -18,6 +18,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.baton.internal.ObservationSettings;
+import dev.baton.lock.LockCommands.Released;
 import dev.baton.observation.BatonObservation;
 import dev.baton.observation.DefaultLockAcquisitionObservationConvention;
 import dev.baton.observation.LockAcquisitionContext;
@@ -122,7 +123,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 				builder.acquisitionConvention);
 		this.metrics.activeLocks(this.held::size);
 		this.waiters = new LockWaiters(builder.connectionFactory, this.commands, this.ownerPrefix);
-		this.releaseRetries = new ReleaseRetries(this.waiters::releaseInRedis);
+		this.releaseRetries = new ReleaseRetries((keys, owner) -> this.waiters.releaseInRedis(keys, owner).deleted());
 		this.watchdog = new LockWatchdog(this.commands, this.leaseTime, () -> this.held, this::lost, this::forget);
 	}
 
@@ -216,7 +217,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	 */
 	boolean release(RedisLockLease lease) {
 		forget(lease);
-		boolean released;
+		Released released;
 		try {
 			released = this.closed.get() ? this.waiters.releaseInRedis(lease.keys(), lease.owner())
 					: this.waiters.release(lease);
@@ -229,10 +230,20 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 			this.releaseRetries.retry(lease);
 			throw ex;
 		}
-		if (!released) {
-			reportLost(lease, "its lease ran out before it was released");
+		if (released == Released.TAKEN) {
+			reportLost(lease, "it was taken by another owner before it was released");
+			return false;
 		}
-		return released;
+		if (released == Released.GONE) {
+			if (lease.hasRunOut(System.nanoTime())) {
+				reportLost(lease, "its lease ran out before it was released");
+				return false;
+			}
+			// Not a loss for certain: most often this release ran twice, re-sent after a reconnect.
+			logger.debug("Lock '" + lease.name() + "' was already gone when released, within its lease: a release "
+					+ "re-sent after a reconnect, or Redis lost or deleted the key");
+		}
+		return true;
 	}
 
 	/** Stops renewing a lease and lets its lock expire after {@code keep}. */
@@ -251,7 +262,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	}
 
 	boolean forceUnlock(String name) {
-		return this.waiters.releaseInRedis(LockKeys.of(this.keyPrefix, name), "");
+		return this.waiters.releaseInRedis(LockKeys.of(this.keyPrefix, name), "").deleted();
 	}
 
 	private String nextOwner() {
@@ -406,6 +417,12 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 
 		private final long waitNanos;
 
+		/**
+		 * One owner id for every command of this acquisition, so that a command run twice (sent
+		 * again after a reconnect) or an earlier attempt whose reply was lost is recognised as its own.
+		 */
+		private final String owner = nextOwner();
+
 		private long retryInMillis;
 
 		Attempt(LockRequest request, LockKeys keys, long waitNanos) {
@@ -424,35 +441,36 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 				return attempt();
 			}
 			long leaseMillis = leaseMillis();
-			String owner = nextOwner();
 			long sentAt = System.nanoTime();
-			boolean taken = acquiring(owner, () -> RedisLockManager.this.commands.take(this.keys, owner, leaseMillis));
-			return taken ? granted(owner, 0, sentAt, leaseMillis) : null;
+			LockCommands commands = RedisLockManager.this.commands;
+			boolean taken = acquiring(() -> commands.take(this.keys, this.owner, leaseMillis)
+					// Refused, and nobody asks again: tell a replay of a SET that took it from a holder.
+					|| (this.waitNanos == 0 && commands.isHeldBy(this.keys, this.owner)));
+			return taken ? granted(0, sentAt, leaseMillis) : null;
 		}
 
 		@Override
 		public @Nullable RedisLockLease attempt() {
 			long leaseMillis = leaseMillis();
 			long waitingMillis = (this.waitNanos > 0) ? LockWaiters.MAX_WAIT_STEP_MILLIS * 2 : 0;
-			String owner = nextOwner();
 			long sentAt = System.nanoTime();
-			long result = acquiring(owner, () -> RedisLockManager.this.commands.acquire(this.keys, owner, leaseMillis,
+			long result = acquiring(() -> RedisLockManager.this.commands.acquire(this.keys, this.owner, leaseMillis,
 					fenceMillis(leaseMillis), waitingMillis));
 			if (result <= 0) {
 				this.retryInMillis = -result;
 				return null;
 			}
-			return granted(owner, result, sentAt, leaseMillis);
+			return granted(result, sentAt, leaseMillis);
 		}
 
-		/** Sends an acquisition for {@code owner}, releasing quietly what it may have taken if no reply came. */
-		private <T> T acquiring(String owner, Supplier<T> call) {
+		/** Sends an acquisition, releasing quietly what it may have taken if no reply came. */
+		private <T> T acquiring(Supplier<T> call) {
 			try {
 				return call.get();
 			}
 			catch (LockUnavailableException ex) {
 				// The lock may have been taken for us without a reply reaching us.
-				RedisLockManager.this.commands.releaseQuietly(this.keys, owner);
+				RedisLockManager.this.commands.releaseQuietly(this.keys, this.owner);
 				throw ex;
 			}
 		}
@@ -464,20 +482,19 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 				return tracked(passed);
 			}
 			long leaseMillis = leaseMillis();
-			String owner = nextOwner();
 			long sentAt = System.nanoTime();
 			long token;
 			try {
-				token = RedisLockManager.this.commands.handOff(this.keys, holder.owner(), owner, leaseMillis,
+				token = RedisLockManager.this.commands.handOff(this.keys, holder.owner(), this.owner, leaseMillis,
 						fenceMillis(leaseMillis));
 			}
 			catch (LockUnavailableException ex) {
 				// Either owner may hold the lock now: neither may keep it for a lease.
-				RedisLockManager.this.commands.releaseQuietly(this.keys, owner);
+				RedisLockManager.this.commands.releaseQuietly(this.keys, this.owner);
 				RedisLockManager.this.commands.releaseQuietly(this.keys, holder.owner());
 				throw ex;
 			}
-			return (token > 0) ? granted(owner, token, sentAt, leaseMillis) : null;
+			return (token > 0) ? granted(token, sentAt, leaseMillis) : null;
 		}
 
 		private long leaseMillis() {
@@ -485,9 +502,9 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 			return Math.max(((requested != null) ? requested : RedisLockManager.this.leaseTime).toMillis(), 1);
 		}
 
-		/** The lease of an acquisition that Redis granted to {@code owner}. */
-		private RedisLockLease granted(String owner, long fencingToken, long sentAt, long leaseMillis) {
-			return tracked(new RedisLockLease(RedisLockManager.this, this.request, this.keys, owner, fencingToken,
+		/** The lease of an acquisition that Redis granted to this attempt's owner. */
+		private RedisLockLease granted(long fencingToken, long sentAt, long leaseMillis) {
+			return tracked(new RedisLockLease(RedisLockManager.this, this.request, this.keys, this.owner, fencingToken,
 					LockCommands.RESERVED_TOKENS, sentAt, TimeUnit.MILLISECONDS.toNanos(leaseMillis)));
 		}
 

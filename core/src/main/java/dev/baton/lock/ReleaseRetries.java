@@ -27,7 +27,7 @@ final class ReleaseRetries implements AutoCloseable {
 		return thread;
 	});
 
-	/** Deletes the lock if the owner holds it; returns whether it was held. */
+	/** Deletes the lock if the owner holds it; returns whether it was deleted. */
 	private final BiPredicate<LockKeys, String> release;
 
 	ReleaseRetries(BiPredicate<LockKeys, String> release) {
@@ -48,8 +48,8 @@ final class ReleaseRetries implements AutoCloseable {
 			return;
 		}
 		try {
-			boolean held = this.release.test(lease.keys(), lease.owner());
-			logger.info("Released lock '" + lease.name() + "' on a retry" + (held ? "" : ": it was no longer held"));
+			boolean deleted = this.release.test(lease.keys(), lease.owner());
+			logger.info("Released lock '" + lease.name() + "' on a retry" + (deleted ? "" : ": it was no longer held"));
 		}
 		catch (Throwable ex) {
 			retry(lease);

@@ -4,8 +4,15 @@
 -- ARGV[1] owner id, ARGV[2] lease ms, ARGV[3] fence key lifetime ms, ARGV[4] waiting marker lifetime ms (0: not waiting),
 -- ARGV[5] fencing tokens to reserve (see fence.lua)
 -- Returns {1, fencing token} when acquired, {0, remaining lease of the holder in ms} when not.
+-- Idempotent: a lock that the owner already holds (this call run again after a reconnect, or an
+-- earlier acquisition of the same owner whose reply was lost) counts as acquired, with its lease
+-- set anew and a new token.
 redis.replicate_commands()
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+	return {1, issueToken(KEYS[2], ARGV[3], tonumber(ARGV[5]))}
+end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+	redis.call('PEXPIRE', KEYS[1], ARGV[2])
 	return {1, issueToken(KEYS[2], ARGV[3], tonumber(ARGV[5]))}
 end
 if tonumber(ARGV[4]) > 0 then

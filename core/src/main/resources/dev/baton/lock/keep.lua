@@ -3,7 +3,12 @@
 -- KEYS[1] lock, KEYS[2] waiting marker
 -- ARGV[1] owner id, ARGV[2] remaining ms, ARGV[3] channel that waiters listen on
 -- Returns 1 when kept, 0 when the lock expired or belongs to someone else.
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+-- Idempotent: run again after a reconnect, it finds the lock already kept.
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] .. ':kept' then
+	return 1
+end
+if holder ~= ARGV[1] then
 	return 0
 end
 redis.call('SET', KEYS[1], ARGV[1] .. ':kept', 'PX', ARGV[2])

@@ -3,11 +3,15 @@
 -- KEYS[1] lock, KEYS[2] waiting marker
 -- ARGV[1] owner id, or '' to release whoever holds it; ARGV[2] channel that waiters listen on;
 -- ARGV[3] '1' when the releasing instance, whose waiters listen, yields the lock to other instances
--- Returns 0 when the lock was not held (by that owner), 1 when deleted, 2 when deleted on yielding
--- while another instance waits for it too.
+-- Returns 0 when the lock was not held by anyone (expired, or this release run again after a
+-- reconnect), 1 when deleted, 2 when deleted on yielding while another instance waits for it too,
+-- 3 when another owner holds it.
 local owner = redis.call('GET', KEYS[1])
-if not owner or (ARGV[1] ~= '' and owner ~= ARGV[1]) then
+if not owner then
 	return 0
+end
+if ARGV[1] ~= '' and owner ~= ARGV[1] then
+	return 3
 end
 redis.call('DEL', KEYS[1])
 local yielding = ARGV[3] == '1'

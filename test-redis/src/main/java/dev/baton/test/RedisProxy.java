@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -43,6 +44,9 @@ public final class RedisProxy implements AutoCloseable {
 	private volatile Mode mode = Mode.FORWARD;
 
 	private volatile long latencyNanos;
+
+	/** Set by {@link #dropNextReplyAndReset()} until a request is forwarded under it. */
+	private final AtomicBoolean resetArmed = new AtomicBoolean();
 
 	private RedisProxy(String targetHost, int targetPort) {
 		this.targetHost = targetHost;
@@ -114,6 +118,15 @@ public final class RedisProxy implements AutoCloseable {
 	 */
 	public void latency(Duration oneWay) {
 		this.latencyNanos = oneWay.toNanos();
+	}
+
+	/**
+	 * Forwards the next request that a client sends to the server, then drops the server's reply
+	 * to it and closes that connection: the command ran, but the client never learns its outcome.
+	 * A client that re-sends unanswered commands after reconnecting (Lettuce does) runs it twice.
+	 */
+	public void dropNextReplyAndReset() {
+		this.resetArmed.set(true);
 	}
 
 	/**
@@ -190,6 +203,9 @@ public final class RedisProxy implements AutoCloseable {
 
 		private volatile boolean lostBytes;
 
+		/** Whether this link forwarded the request whose reply is to be dropped. */
+		private volatile boolean resetOnReply;
+
 		Link(Socket client, Socket server) {
 			this.client = client;
 			this.server = server;
@@ -200,11 +216,11 @@ public final class RedisProxy implements AutoCloseable {
 			OutputStream toClient = this.client.getOutputStream();
 			InputStream fromServer = this.server.getInputStream();
 			OutputStream toServer = this.server.getOutputStream();
-			daemon(() -> pump(fromClient, toServer), RedisProxy.this.name + "-up").start();
-			daemon(() -> pump(fromServer, toClient), RedisProxy.this.name + "-down").start();
+			daemon(() -> pump(fromClient, toServer, true), RedisProxy.this.name + "-up").start();
+			daemon(() -> pump(fromServer, toClient, false), RedisProxy.this.name + "-down").start();
 		}
 
-		private void pump(InputStream in, OutputStream out) {
+		private void pump(InputStream in, OutputStream out, boolean requests) {
 			byte[] buffer = new byte[16 * 1024];
 			try {
 				int read;
@@ -213,9 +229,15 @@ public final class RedisProxy implements AutoCloseable {
 						this.lostBytes = true;
 						continue;
 					}
+					if (!requests && this.resetOnReply) {
+						break;
+					}
 					long latency = RedisProxy.this.latencyNanos;
 					if (latency > 0) {
 						TimeUnit.NANOSECONDS.sleep(latency);
+					}
+					if (requests && RedisProxy.this.resetArmed.compareAndSet(true, false)) {
+						this.resetOnReply = true;
 					}
 					out.write(buffer, 0, read);
 					out.flush();
