@@ -98,6 +98,10 @@ final class LockWatchdog implements AutoCloseable {
 		if (!renewed.isEmpty()) {
 			renew(renewed);
 		}
+		else {
+			// Nothing to renew: a failure of an earlier round no longer describes this watchdog.
+			this.lastFailure = null;
+		}
 	}
 
 	private void renew(List<RedisLockLease> leases) {
@@ -154,7 +158,7 @@ final class LockWatchdog implements AutoCloseable {
 		return this.lastRenewal;
 	}
 
-	/** Why the last renewal failed, or {@code null} if it succeeded. */
+	/** Why the last renewal failed, or {@code null} if it succeeded or no lease was left to renew. */
 	@Nullable Throwable lastFailure() {
 		return this.lastFailure;
 	}

@@ -12,11 +12,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import dev.baton.internal.Durations;
 import dev.baton.internal.ObservationSettings;
 import dev.baton.lock.LockCommands.Released;
 import dev.baton.observation.BatonObservation;
@@ -98,6 +101,9 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 
 	private final Set<RedisLockLease> held = ConcurrentHashMap.newKeySet();
 
+	/** Acquisitions under way: each may still be granted a lease, by Redis or by a holder's hand-off. */
+	private final AtomicInteger acquiring = new AtomicInteger();
+
 	private final ThreadHolds threadHolds = new ThreadHolds();
 
 	private final LockWaiters waiters;
@@ -167,13 +173,35 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	 * @throws InterruptedException if interrupted while waiting and {@code interruptible}
 	 */
 	@Nullable RedisLockLease acquire(LockRequest request, boolean interruptible) throws InterruptedException {
-		if (this.closed.get()) {
-			throw new IllegalStateException("Lock manager is closed; cannot acquire '" + request.name() + "'");
-		}
 		checkName(request.name());
+		this.acquiring.incrementAndGet();
+		try {
+			requireOpen(request.name());
+			RedisLockLease lease = acquireObserved(request, interruptible);
+			if (lease != null && this.closed.get()) {
+				// Closed meanwhile: nothing renews this lease, so it must not be held.
+				lease.release();
+				requireOpen(request.name());
+			}
+			return lease;
+		}
+		finally {
+			this.acquiring.decrementAndGet();
+			completeReleaseAwaitedIfIdle();
+		}
+	}
+
+	private void requireOpen(String name) {
+		if (this.closed.get()) {
+			throw new IllegalStateException("Lock manager is closed; cannot acquire '" + name + "'");
+		}
+	}
+
+	private @Nullable RedisLockLease acquireObserved(LockRequest request, boolean interruptible)
+			throws InterruptedException {
 		long start = System.nanoTime();
 		LockKeys keys = LockKeys.of(this.keyPrefix, request.name());
-		long waitNanos = request.waitTime().toNanos();
+		long waitNanos = Durations.toNanosSaturated(request.waitTime());
 		String tag = this.metricGroups.tag(request.group());
 		Observation observation = BatonObservation.LOCK_ACQUISITION
 			.observation(this.observations.convention(), DefaultLockAcquisitionObservationConvention.INSTANCE,
@@ -273,9 +301,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	private void forget(RedisLockLease lease) {
 		if (this.held.remove(lease)) {
 			this.metrics.held(this.metricGroups.tag(lease.group()), lease.heldNanos());
-			if (this.held.isEmpty()) {
-				completeReleaseAwaited();
-			}
+			completeReleaseAwaitedIfIdle();
 		}
 	}
 
@@ -318,19 +344,28 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 				+ ((token != 0) ? "fencing token " + token : "no fencing token issued") + "): " + how);
 		this.metrics.lost(this.metricGroups.tag(lease.group()));
 		LockLostEvent event = new LockLostEvent(lease.name(), lease.group(), token);
-		this.events.execute(() -> {
+		Runnable notification = () -> {
 			try {
 				this.lockLostListener.accept(event);
 			}
 			catch (Throwable ex) {
 				logger.error("Lock-lost listener failed for " + event, ex);
 			}
-		});
+		};
+		try {
+			this.events.execute(notification);
+		}
+		catch (RejectedExecutionException ex) {
+			// Closed: the holder still learns of its loss, on its own thread.
+			notification.run();
+		}
 	}
 
 	/**
-	 * Completes once no lease of this manager is held any more: every holder has released, or
-	 * lost or outlived its lease. A graceful shutdown waits for it before it closes the manager.
+	 * Completes once no lease of this manager is held any more and none can be granted: every
+	 * holder has released, or lost or outlived its lease, and no acquisition is under way (a
+	 * waiter in line could still be handed the lock). A graceful shutdown waits for it before it
+	 * closes the manager.
 	 * @return a future that completes when nothing is held
 	 */
 	public CompletableFuture<Void> allReleased() {
@@ -338,13 +373,15 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		synchronized (this.releaseAwaited) {
 			this.releaseAwaited.add(released);
 		}
-		if (this.held.isEmpty()) {
-			completeReleaseAwaited();
-		}
+		completeReleaseAwaitedIfIdle();
 		return released;
 	}
 
-	private void completeReleaseAwaited() {
+	private void completeReleaseAwaitedIfIdle() {
+		// Held is read after acquiring: an acquisition adds its lease before it stops counting.
+		if (this.acquiring.get() != 0 || !this.held.isEmpty()) {
+			return;
+		}
 		List<CompletableFuture<Void>> awaited;
 		synchronized (this.releaseAwaited) {
 			awaited = List.copyOf(this.releaseAwaited);
@@ -575,6 +612,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		public Builder leaseTime(Duration leaseTime) {
 			Assert.isTrue(leaseTime != null && leaseTime.toMillis() >= 3,
 					() -> "Lease time must be at least 3 ms, was " + leaseTime);
+			LockRequest.checkLeaseTime(leaseTime, "Lease time");
 			this.leaseTime = leaseTime;
 			return this;
 		}

@@ -164,6 +164,20 @@ class RedisLockNetworkFaultTests {
 	}
 
 	@Test
+	void renewalFailureIsForgottenOnceNoLeaseIsLeftToRenew() {
+		RedisLockManager holder = holder();
+		holder.tryAcquire("settlement:2", Duration.ZERO).orElseThrow();
+
+		this.servers.proxy().blackHole();
+		await().atMost(Duration.ofSeconds(10)).until(() -> holder.lastRenewalFailure() != null);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.lostEvents.size() == 1);
+		this.servers.proxy().heal();
+
+		// Nothing is held: a failure of the past says nothing about the present (the health reads it).
+		await().atMost(Duration.ofSeconds(3)).until(() -> holder.lastRenewalFailure() == null);
+	}
+
+	@Test
 	void lockCallsOnAnUnreachableRedisFailWithinTheCommandTimeout() {
 		RedisLockManager holder = holder();
 		LockLease lease = holder.tryAcquire("job", Duration.ZERO).orElseThrow();
