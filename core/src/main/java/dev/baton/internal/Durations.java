@@ -21,6 +21,16 @@ public final class Durations {
 	}
 
 	/**
+	 * A duration in nanoseconds, {@link Long#MAX_VALUE} for one too long to count in them, which
+	 * callers read as "for ever".
+	 * @param duration a duration, not negative
+	 * @return its nanoseconds, saturated
+	 */
+	public static long toNanosSaturated(Duration duration) {
+		return (duration.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0) ? Long.MAX_VALUE : duration.toNanos();
+	}
+
+	/**
 	 * Parse a duration.
 	 * @param text the text to parse
 	 * @return the duration

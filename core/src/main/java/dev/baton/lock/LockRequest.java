@@ -19,16 +19,36 @@ import org.springframework.util.Assert;
 public record LockRequest(String name, String group, Duration waitTime, @Nullable Duration leaseTime) {
 
 	/**
-	 * Validate the request.
-	 * @throws IllegalArgumentException if a name is blank or a duration negative
+	 * The longest lease time: 36,500 days, well inside the expiry Redis accepts (a longer
+	 * {@code PX} fails with "invalid expire time").
+	 */
+	public static final Duration MAX_LEASE_TIME = Duration.ofDays(36_500);
+
+	/**
+	 * Validate the request. A wait time too long to count in nanoseconds (such as
+	 * {@code Duration.ofSeconds(Long.MAX_VALUE)}) waits as long as it takes.
+	 * @throws IllegalArgumentException if a name is null or blank, a duration negative, or the
+	 * lease time longer than {@link #MAX_LEASE_TIME}
 	 */
 	public LockRequest {
+		Assert.notNull(name, "Lock name must not be null");
 		Assert.hasText(name, "Lock name must not be blank");
 		Assert.hasText(group, "Lock group must not be blank");
 		Assert.notNull(waitTime, "Wait time must not be null");
 		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time of lock '" + name + "' must not be negative");
 		Assert.isTrue(leaseTime == null || !(leaseTime.isNegative() || leaseTime.isZero()),
 				() -> "Lease time of lock '" + name + "' must be positive");
+		checkLeaseTime(leaseTime, "Lease time of lock '" + name + "'");
+	}
+
+	/**
+	 * Refuses a lease time longer than {@link #MAX_LEASE_TIME}.
+	 * @param leaseTime the lease time, or {@code null} for none
+	 * @param what what the lease time belongs to, for the message
+	 */
+	static void checkLeaseTime(@Nullable Duration leaseTime, String what) {
+		Assert.isTrue(leaseTime == null || leaseTime.compareTo(MAX_LEASE_TIME) <= 0, () -> what + " of " + leaseTime
+				+ " is longer than the longest lease Redis keeps, " + MAX_LEASE_TIME.toDays() + " days");
 	}
 
 	/**
@@ -40,6 +60,7 @@ public record LockRequest(String name, String group, Duration waitTime, @Nullabl
 	 * @return the group
 	 */
 	public static String defaultGroup(String name) {
+		Assert.notNull(name, "Lock name must not be null");
 		int colon = name.indexOf(':');
 		return (colon > 0) ? name.substring(0, colon) : name;
 	}

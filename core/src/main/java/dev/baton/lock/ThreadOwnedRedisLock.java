@@ -71,6 +71,10 @@ final class ThreadOwnedRedisLock implements RedisLock {
 
 	private boolean acquire(Duration waitTime, @Nullable Duration leaseTime, boolean interruptible)
 			throws InterruptedException {
+		if (interruptible && Thread.interrupted()) {
+			// As java.util.concurrent.locks.Lock requires of an interruptible acquisition.
+			throw new InterruptedException("Interrupted before acquiring lock '" + this.name + "'");
+		}
 		LockRequest request = LockRequest.of(this.name)
 			.group(this.group)
 			.waitTime(waitTime)

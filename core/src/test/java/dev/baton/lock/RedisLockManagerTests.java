@@ -400,6 +400,38 @@ class RedisLockManagerTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> RedisLockManager.builder(this.connectionFactory).keyPrefix("app:{x}:"))
 			.withMessageContaining("braces");
+		assertThatIllegalArgumentException().isThrownBy(() -> locks.tryAcquire(null, Duration.ZERO))
+			.withMessageContaining("Lock name must not be null");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> locks.tryAcquire("x", Duration.ZERO, Duration.ofMillis(Long.MAX_VALUE)))
+			.withMessageContaining("longer than the longest lease Redis keeps")
+			.withMessageContaining("36500 days");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> RedisLockManager.builder(this.connectionFactory).leaseTime(Duration.ofDays(40_000)))
+			.withMessageContaining("36500 days");
+		assertThat(this.redis.keys("*")).isEmpty();
+	}
+
+	@Test
+	void aWaitTooLongToCountInNanosecondsMeansWaitAsLongAsItTakes() throws Exception {
+		RedisLockManager locks = manager();
+		Duration forever = Duration.ofSeconds(Long.MAX_VALUE);
+		locks.tryAcquire("a", forever).orElseThrow().release();
+		RedisLock lock = locks.getLock("b");
+		assertThat(lock.tryLock(forever, null)).isTrue();
+		lock.unlock();
+	}
+
+	@Test
+	void interruptibleAcquisitionsOfAnInterruptedThreadThrowAsLockRequires() {
+		RedisLock lock = manager().getLock("a");
+		Thread.currentThread().interrupt();
+		assertThatThrownBy(lock::lockInterruptibly).isInstanceOf(InterruptedException.class);
+		Thread.currentThread().interrupt();
+		assertThatThrownBy(() -> lock.tryLock(1, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+		Thread.currentThread().interrupt();
+		assertThatThrownBy(() -> lock.tryLock(Duration.ZERO, null)).isInstanceOf(InterruptedException.class);
+		assertThat(Thread.interrupted()).as("the interrupt was consumed by the exception").isFalse();
 		assertThat(this.redis.keys("*")).isEmpty();
 	}
 

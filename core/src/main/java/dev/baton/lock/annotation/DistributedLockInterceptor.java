@@ -10,6 +10,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import dev.baton.internal.Durations;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockManager;
 import dev.baton.lock.LockNotAcquiredException;
@@ -141,7 +142,11 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 	 */
 	private Acquired acquireAll(LockedMethod locked, SortedSet<String> names) {
 		LockManager manager = this.lockManager.get();
-		long deadline = System.nanoTime() + locked.waitTime().toNanos();
+		for (String name : names) {
+			// Validates the name without a Redis call: no lock is taken for a key with a bad element.
+			manager.getLock(name, locked.name());
+		}
+		long deadline = System.nanoTime() + Durations.toNanosSaturated(locked.waitTime());
 		List<LockLease> leases = new ArrayList<>(names.size());
 		try {
 			for (String name : names) {

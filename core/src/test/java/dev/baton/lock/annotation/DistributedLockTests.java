@@ -139,6 +139,18 @@ class DistributedLockTests {
 	}
 
 	@Test
+	void aCollectionKeyWithOneBadElementFailsBeforeAnyLockIsTried() {
+		// Were "stock:a" tried first, the call would end in LockNotAcquiredException.
+		LockLease held = this.locks.tryAcquire("stock:a", Duration.ZERO).orElseThrow();
+		String tooLong = "z".repeat(2000);
+
+		assertThatIllegalArgumentException().isThrownBy(() -> this.service.reserve(Set.of("a", tooLong)))
+			.withMessageContaining("longer than the maximum");
+		assertThat(this.redis.keys("baton:lock:*")).containsExactly("baton:lock:{stock:a}");
+		held.release();
+	}
+
+	@Test
 	void lockAtLeastForKeepsTheLockAfterAFastReturn() {
 		this.service.nightly();
 		this.service.nightly();
