@@ -47,16 +47,27 @@ public final class BatonLockAutoConfiguration {
 	RedisLockManager lockManager(RedisConnectionFactory connectionFactory, BatonLockProperties properties,
 			ApplicationEventPublisher eventPublisher, ObjectProvider<RedisLockManagerBuilderCustomizer> customizers) {
 		RedisLockManager.Builder builder = RedisLockManager.builder(connectionFactory)
-			.keyPrefix(properties.getKeyPrefix())
-			.leaseTime(properties.getLeaseTime())
-			.commandTimeout(properties.getCommandTimeout())
-			.maxNameLength(properties.getMaxNameLength())
-			.maxMetricGroups(properties.getMaxMetricGroups())
-			.replicaAcknowledgement(properties.getReplicaAcknowledgement().getReplicas(),
-					properties.getReplicaAcknowledgement().getTimeout())
 			.lockLostListener(eventPublisher::publishEvent);
+		set("baton.lock.key-prefix", () -> builder.keyPrefix(properties.getKeyPrefix()));
+		set("baton.lock.lease-time", () -> builder.leaseTime(properties.getLeaseTime()));
+		set("baton.lock.command-timeout", () -> builder.commandTimeout(properties.getCommandTimeout()));
+		set("baton.lock.max-name-length", () -> builder.maxNameLength(properties.getMaxNameLength()));
+		set("baton.lock.max-metric-groups", () -> builder.maxMetricGroups(properties.getMaxMetricGroups()));
+		set("baton.lock.replica-acknowledgement",
+				() -> builder.replicaAcknowledgement(properties.getReplicaAcknowledgement().getReplicas(),
+						properties.getReplicaAcknowledgement().getTimeout()));
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
+	}
+
+	/** Applies one setting, naming its property if the builder refuses the value. */
+	private static void set(String property, Runnable setting) {
+		try {
+			setting.run();
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("Invalid " + property + ": " + ex.getMessage(), ex);
+		}
 	}
 
 	@Bean

@@ -67,6 +67,17 @@ class BatonLockAutoConfigurationTests {
 	}
 
 	@Test
+	void anInvalidSettingFailsStartUpNamingItsProperty() {
+		this.runner.withPropertyValues("baton.lock.lease-time=0s").run((context) -> assertThat(context).hasFailed()
+			.getFailure()
+			.hasStackTraceContaining("Invalid baton.lock.lease-time: Lease time must be at least 3 ms"));
+		this.runner.withPropertyValues("baton.lock.command-timeout=-1s").run((context) -> assertThat(context)
+			.hasFailed()
+			.getFailure()
+			.hasStackTraceContaining("Invalid baton.lock.command-timeout: "));
+	}
+
+	@Test
 	void backsOffWhenUserDefinesLockManager() {
 		LockManager custom = mock(LockManager.class);
 		this.runner.withBean(LockManager.class, () -> custom)
