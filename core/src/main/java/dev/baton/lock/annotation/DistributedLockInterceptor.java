@@ -29,6 +29,8 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 
 	private final Supplier<LockManager> lockManager;
 
+	private final ReentrantHolds reentrantHolds = new ReentrantHolds();
+
 	DistributedLockInterceptor(LockedMethods methods, Supplier<LockManager> lockManager) {
 		this.methods = methods;
 		this.lockManager = lockManager;
@@ -59,12 +61,15 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 				: invocation.proceed();
 	}
 
+	/** Runs a method on the caller's thread: locks this thread already holds are re-entered, not taken again. */
 	private @Nullable Object invokeDirect(MethodInvocation invocation, LockedMethod locked, SortedSet<String> names,
 			Object target) throws Throwable {
-		Acquired acquired = acquireAll(locked, names);
+		Acquired acquired = acquireAll(locked, this.reentrantHolds.notHeld(names));
 		if (acquired.leases().isEmpty()) {
 			return locked.onFailure().apply(target, invocation.getArguments(), acquired.failure(locked));
 		}
+		List<LockLease> leases = acquired.leases().get();
+		this.reentrantHolds.taken(leases);
 		Throwable failure = null;
 		try {
 			return invocation.proceed();
@@ -74,7 +79,8 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			throw ex;
 		}
 		finally {
-			releaseAll(locked, acquired.leases().get(), failure);
+			this.reentrantHolds.released(leases);
+			releaseAll(locked, leases, failure);
 		}
 	}
 

@@ -1,6 +1,8 @@
 package dev.baton.lock.annotation;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -136,6 +138,27 @@ class DistributedLockTests {
 		assertThat(lockedInside).containsExactlyInAnyOrder("baton:lock:{stock:a}", "baton:lock:{stock:b}",
 				"baton:lock:{stock:c}");
 		assertThat(this.redis.keys("baton:lock:{stock:?}")).isEmpty();
+	}
+
+	@Test
+	void aNestedCallOnTheSameLockReentersOnTheSameThreadAndExcludesOthers() {
+		AtomicReference<@Nullable String> nested = new AtomicReference<>();
+		AtomicReference<@Nullable Throwable> otherThread = new AtomicReference<>();
+		AtomicBoolean once = new AtomicBoolean();
+		this.service.onInside(() -> {
+			if (once.compareAndSet(false, true)) {
+				nested.set(this.service.pay(42));
+				otherThread.set(CompletableFuture.runAsync(() -> this.service.pay(42))
+					.handle((ignored, failure) -> failure)
+					.join());
+			}
+		});
+
+		assertThat(this.service.pay(42)).isEqualTo("paid 42");
+		assertThat(nested.get()).isEqualTo("paid 42");
+		assertThat(otherThread.get()).hasCauseInstanceOf(LockNotAcquiredException.class);
+		assertThat(this.service.calls()).isEqualTo(2);
+		assertThat(this.redis.keys("baton:lock:*")).isEmpty();
 	}
 
 	@Test
