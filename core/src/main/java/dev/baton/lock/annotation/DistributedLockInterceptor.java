@@ -31,6 +31,8 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 
 	private final ReentrantHolds reentrantHolds = new ReentrantHolds();
 
+	private final AsyncRelease asyncRelease = new AsyncRelease();
+
 	DistributedLockInterceptor(LockedMethods methods, Supplier<LockManager> lockManager) {
 		this.methods = methods;
 		this.lockManager = lockManager;
@@ -105,27 +107,11 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		}
 		if (!locked.method().getReturnType().isAssignableFrom(CompletableFuture.class)) {
 			// A stage type of its own cannot be replaced: the locks are released when it completes.
-			stage.whenComplete((value, failure) -> releaseAll(locked, leases, null));
+			this.asyncRelease.after(stage, (failure) -> releaseAll(locked, leases, failure));
 			return result;
 		}
 		// The caller's continuations run only once the locks are released.
-		CompletableFuture<Object> released = new CompletableFuture<>();
-		stage.whenComplete((value, failure) -> {
-			try {
-				releaseAll(locked, leases, failure);
-			}
-			catch (Throwable releaseFailure) {
-				released.completeExceptionally(releaseFailure);
-				return;
-			}
-			if (failure != null) {
-				released.completeExceptionally(failure);
-			}
-			else {
-				released.complete(value);
-			}
-		});
-		return released;
+		return this.asyncRelease.around(stage, (failure) -> releaseAll(locked, leases, failure));
 	}
 
 	private @Nullable Object failure(LockedMethod locked, SortedSet<String> names, Object target,

@@ -9,6 +9,8 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.baton.lock.LockLease;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -21,6 +23,8 @@ import reactor.core.scheduler.Schedulers;
  * or is cancelled. Kept apart so that Reactor stays optional.
  */
 final class ReactiveLocking {
+
+	private static final Log logger = LogFactory.getLog(ReactiveLocking.class);
 
 	private ReactiveLocking() {
 	}
@@ -47,7 +51,14 @@ final class ReactiveLocking {
 	 */
 	static Object lock(Class<?> returnType, Body body, Callable<Optional<List<LockLease>>> acquire,
 			Consumer<List<LockLease>> release, Callable<@Nullable Object> onFailure) {
-		Function<List<LockLease>, Mono<Void>> cleanup = (leases) -> Mono.fromRunnable(() -> release.accept(leases));
+		// Off the thread that terminated the result (often an event loop), and never replacing its outcome.
+		Function<List<LockLease>, Mono<Void>> cleanup = (leases) -> Mono.<Void>fromRunnable(() -> release.accept(leases))
+			.subscribeOn(Schedulers.boundedElastic())
+			.onErrorResume((ex) -> {
+				logger.warn("Could not release the locks of a terminated reactive result; its outcome stands and the "
+						+ "release is retried until it is confirmed or the lease runs out: " + ex.getMessage());
+				return Mono.empty();
+			});
 		if (Mono.class.isAssignableFrom(returnType)) {
 			return Mono.defer(() -> {
 				Handover handover = new Handover(release);

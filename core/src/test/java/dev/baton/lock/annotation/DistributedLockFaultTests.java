@@ -1,6 +1,7 @@
 package dev.baton.lock.annotation;
 
 import java.time.Duration;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -149,6 +150,52 @@ class DistributedLockFaultTests {
 	}
 
 	@Test
+	void theLocksOfAnAsyncResultAreNotReleasedOnTheThreadThatCompletesIt() throws Exception {
+		this.locks.recordReleaseThreads = true;
+		CompletableFuture<String> work = new CompletableFuture<>();
+		CompletableFuture<String> result = this.orders.async(work);
+		Thread completer = new Thread(() -> work.complete("done"), "completer");
+		completer.start();
+		completer.join();
+
+		assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+		assertThat(this.locks.releaseThreads).isNotEmpty().doesNotContain("completer");
+		assertThat(lockKeys()).isEmpty();
+	}
+
+	@Test
+	void aReleaseFailureAfterASuccessfulAsyncBodyKeepsTheResult() throws Exception {
+		this.locks.failReleaseOf = "Orders.async";
+		CompletableFuture<String> work = new CompletableFuture<>();
+		CompletableFuture<String> result = this.orders.async(work);
+		work.complete("done");
+
+		assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+		assertThat(lockKeys()).isEmpty();
+	}
+
+	@Test
+	void aReleaseFailureAfterASuccessfulReactiveBodyKeepsTheResult() {
+		this.locks.failReleaseOf = "Orders.reactive:r3";
+
+		assertThat(this.orders.reactive("r3").block(Duration.ofSeconds(10))).isEqualTo("locked=true");
+		assertThat(lockKeys()).isEmpty();
+	}
+
+	@Test
+	void cancellingTheReturnedFutureReleasesTheLocks() {
+		CompletableFuture<String> never = new CompletableFuture<>();
+		CompletableFuture<String> result = this.orders.async(never);
+		assertThat(lockKeys()).containsExactly("baton:lock:{Orders.async}");
+
+		result.cancel(true);
+
+		await().atMost(Duration.ofSeconds(5)).until(() -> lockKeys().isEmpty());
+		assertThat(this.redisLocks.heldCount()).isZero();
+		assertThat(never).as("the method's own future is cancelled too").isCancelled();
+	}
+
+	@Test
 	void keyWhoseToStringIsTheObjectIdentityIsRefused() {
 		assertThatIllegalArgumentException().isThrownBy(() -> this.orders.ship(new Parcel()))
 			.withMessageContaining("Orders.ship(Parcel)")
@@ -258,6 +305,10 @@ class DistributedLockFaultTests {
 
 		volatile String failReleaseOf;
 
+		volatile boolean recordReleaseThreads;
+
+		final List<String> releaseThreads = new CopyOnWriteArrayList<>();
+
 		FaultyLockManager(LockManager delegate) {
 			this.delegate = delegate;
 		}
@@ -274,7 +325,39 @@ class DistributedLockFaultTests {
 						new IllegalStateException("injected"));
 			}
 			return this.delegate.tryAcquire(request).map((lease) -> request.name().equals(this.failReleaseOf)
-					? new FailingRelease(lease) : lease);
+					? new FailingRelease(lease) : this.recordReleaseThreads ? new RecordedRelease(lease, this.releaseThreads)
+					: lease);
+		}
+
+	}
+
+	/** A lease that notes the threads it is released on. */
+	record RecordedRelease(LockLease lease, List<String> threads) implements LockLease {
+
+		@Override
+		public String name() {
+			return this.lease.name();
+		}
+
+		@Override
+		public long fencingToken() {
+			return this.lease.fencingToken();
+		}
+
+		@Override
+		public boolean isValid() {
+			return this.lease.isValid();
+		}
+
+		@Override
+		public void release() {
+			this.threads.add(Thread.currentThread().getName());
+			this.lease.release();
+		}
+
+		@Override
+		public void release(Duration lockAtLeastFor) {
+			release();
 		}
 
 	}
