@@ -30,17 +30,29 @@ final class SharedLettuceCommands {
 	}
 
 	/**
-	 * The commands of the shared connection, or {@code null} when the factory hands out no shared
-	 * Lettuce connection or validates it on every use.
+	 * The commands of the shared connection if it is open now, without waiting for anything.
+	 * @return the commands, or {@code null} when no shared connection is open yet or none can be
+	 * kept ({@link #connect()} tells which)
+	 */
+	@Nullable RedisClusterAsyncCommands<byte[], byte[]> current() {
+		RedisClusterAsyncCommands<byte[], byte[]> current = this.commands;
+		return (current != null && isOpen(current)) ? current : null;
+	}
+
+	/**
+	 * Opens the shared connection if needed, which waits for Redis (within the connection's own
+	 * timeouts, not Baton's).
+	 * @return the commands of the shared connection, or {@code null} when the factory hands out no
+	 * shared Lettuce connection or validates it on every use
 	 * @throws RuntimeException if the factory cannot give a connection (not started, or stopped)
 	 */
-	@Nullable RedisClusterAsyncCommands<byte[], byte[]> get() {
+	@Nullable RedisClusterAsyncCommands<byte[], byte[]> connect() {
 		LettuceConnectionFactory factory = this.connectionFactory;
 		if (factory == null || !factory.getShareNativeConnection() || factory.getValidateConnection()) {
 			return null;
 		}
-		RedisClusterAsyncCommands<byte[], byte[]> current = this.commands;
-		if (current != null && isOpen(current)) {
+		RedisClusterAsyncCommands<byte[], byte[]> current = current();
+		if (current != null) {
 			return current;
 		}
 		try (RedisConnection connection = factory.getConnection()) {

@@ -5,6 +5,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -50,6 +54,9 @@ public final class TimedScripts {
 
 	private final Duration timeout;
 
+	/** Threads that open connections for callers that wait for them only up to their timeout. */
+	private final ExecutorService connecting;
+
 	private final BiFunction<String, Throwable, RuntimeException> failure;
 
 	/**
@@ -65,6 +72,12 @@ public final class TimedScripts {
 		// Without this the template wraps each connection in a reflective proxy, on every call.
 		this.redis.setExposeConnection(true);
 		this.shared = new SharedLettuceCommands(connectionFactory);
+		this.connecting = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS, new SynchronousQueue<>(),
+				(task) -> {
+					Thread thread = new Thread(task, "baton-redis-connect");
+					thread.setDaemon(true);
+					return thread;
+				});
 		this.timeout = timeout;
 	}
 
@@ -120,7 +133,8 @@ public final class TimedScripts {
 			Function<RedisConnection, @Nullable Object> blocking) {
 		Reply[] reply = new Reply[1];
 		try {
-			onConnection((commands) -> reply[0] = awaitRestoringInterrupt(async.apply(commands), this.timeout),
+			onConnection(this.timeout,
+					(commands) -> reply[0] = awaitRestoringInterrupt(async.apply(commands), this.timeout),
 					(connection) -> reply[0] = runBlocking(() -> blocking.apply(connection)));
 		}
 		catch (RuntimeException ex) {
@@ -165,7 +179,7 @@ public final class TimedScripts {
 	public List<Reply> evalAll(String what, List<Script> scripts, Duration timeout) {
 		List<Reply> replies = new ArrayList<>(scripts.size());
 		try {
-			onConnection((commands) -> sendAndAwait(commands, scripts, timeout, replies), (connection) -> {
+			onConnection(timeout, (commands) -> sendAndAwait(commands, scripts, timeout, replies), (connection) -> {
 				for (Script script : scripts) {
 					replies.add(runBlocking(connection, script));
 				}
@@ -183,7 +197,7 @@ public final class TimedScripts {
 	 */
 	public void sendQuietly(Script script) {
 		try {
-			onConnection((commands) -> sendWithoutWaiting(commands, script),
+			onConnection(this.timeout, (commands) -> sendWithoutWaiting(commands, script),
 					(connection) -> runBlocking(connection, script));
 		}
 		catch (RuntimeException ex) {
@@ -194,11 +208,33 @@ public final class TimedScripts {
 	/**
 	 * Runs a call on Lettuce's asynchronous API: on the shared connection's commands where
 	 * {@link SharedLettuceCommands} has them, else on a connection from the template; on other
-	 * clients, the blocking call.
+	 * clients, the blocking call. A call that must first open a connection, or take one from the
+	 * template (a validating factory sends a {@code PING}), does so on a thread of its own and
+	 * waits for it at most {@code timeout}: those waits follow the connection's own timeouts, not
+	 * Baton's, and fail on an interrupted thread.
+	 * @throws RuntimeException if the call failed, or did not end within {@code timeout}
 	 */
-	private void onConnection(Consumer<RedisClusterAsyncCommands<byte[], byte[]>> async,
+	private void onConnection(Duration timeout, Consumer<RedisClusterAsyncCommands<byte[], byte[]>> async,
 			Consumer<RedisConnection> blocking) {
-		RedisClusterAsyncCommands<byte[], byte[]> commands = this.shared.get();
+		RedisClusterAsyncCommands<byte[], byte[]> commands = this.shared.current();
+		if (commands != null) {
+			async.accept(commands);
+			return;
+		}
+		Reply connected = awaitRestoringInterrupt(
+				CompletableFuture.runAsync(() -> connectAndRun(async, blocking), this.connecting), timeout);
+		Throwable failure = connected.failure();
+		if (failure instanceof RuntimeException runtime) {
+			throw runtime;
+		}
+		if (failure != null) {
+			throw new IllegalStateException(failure.getMessage(), failure);
+		}
+	}
+
+	private void connectAndRun(Consumer<RedisClusterAsyncCommands<byte[], byte[]>> async,
+			Consumer<RedisConnection> blocking) {
+		RedisClusterAsyncCommands<byte[], byte[]> commands = this.shared.connect();
 		if (commands != null) {
 			async.accept(commands);
 			return;

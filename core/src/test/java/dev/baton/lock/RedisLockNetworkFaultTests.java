@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -161,6 +162,35 @@ class RedisLockNetworkFaultTests {
 
 		this.servers.proxy().heal();
 		assertThat(holder.heldCount()).isZero();
+	}
+
+	@Test
+	void theFirstLockCallWhileRedisIsUnreachableEndsWithinItsBound() {
+		// No connection is open yet: connecting (TCP succeeds, the handshake never answers) is on the caller's path.
+		RedisLockManager holder = holder();
+		this.servers.proxy().blackHole();
+
+		long start = System.nanoTime();
+		assertThatExceptionOfType(LockUnavailableException.class)
+			.isThrownBy(() -> holder.withLock("first", Duration.ofSeconds(1), () -> {
+			}));
+		// Wait plus command timeout, and some slack for a loaded machine; the network stays cut for 60 s.
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+	}
+
+	@Test
+	void aValidatingConnectionFactoryStaysWithinTheCommandTimeoutWhenRedisIsUnreachable() {
+		LettuceConnectionFactory validating = this.servers.throughProxy();
+		validating.setValidateConnection(true);
+		RedisLockManager holder = RedisLockManager.builder(validating).commandTimeout(Duration.ofMillis(300)).build();
+		this.resources.add(holder);
+		holder.ping();
+		this.servers.proxy().blackHole();
+
+		long start = System.nanoTime();
+		assertThatExceptionOfType(LockUnavailableException.class)
+			.isThrownBy(() -> holder.tryAcquire("validated", Duration.ZERO));
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
 	}
 
 	@Test
