@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -39,8 +40,9 @@ import org.jspecify.annotations.Nullable;
  * to {@code concurrency} workers on the handler executor, and then waits for a free permit and
  * for the next due time, a wake-up from the queue or {@code maxIdlePoll}, whichever comes first;
  * after a full batch it claims again at once. While tasks are held, the visibility of all their
- * deliveries is extended in one call every third of the visibility timeout, on a thread of this
- * container's own. Both the loop and the acknowledgements survive any {@link Throwable}: they
+ * deliveries is extended in one call a third of the visibility timeout after the last extension
+ * that succeeded, on a thread of this container's own; a failed one is tried again within a
+ * tenth of that. Both the loop and the acknowledgements survive any {@link Throwable}: they
  * log, pause and go on.
  *
  * <p>Stopping has one deadline, {@code shutdownTimeout} from its start: it stops claiming (a
@@ -59,6 +61,9 @@ final class DelayedTaskListenerContainer {
 
 	/** How long a backlogged loop waits for more free permits before it claims. */
 	private static final long GATHER_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+	/** How often per extension period a failed extension is tried again. */
+	private static final int EXTENSION_RETRIES_PER_PERIOD = 10;
 
 	/** The longest the final hand-back of a stop may take, whatever Redis does. */
 	static final Duration HAND_BACK_TIMEOUT = Duration.ofSeconds(2);
@@ -171,9 +176,8 @@ final class DelayedTaskListenerContainer {
 			thread.setDaemon(true);
 			return thread;
 		});
-		long period = Math.max(1, this.settings.visibilityTimeout().toMillis() / 3);
-		extender.scheduleWithFixedDelay(this::extendVisibility, period, period, TimeUnit.MILLISECONDS);
 		this.extender = extender;
+		scheduleExtension(extensionPeriodNanos());
 		this.loop = DaemonThreads.start("baton-queue-" + this.endpoint.queue(), this::run);
 	}
 
@@ -568,6 +572,40 @@ final class DelayedTaskListenerContainer {
 		return Outcome.DEAD;
 	}
 
+	/**
+	 * A third of the visibility timeout: the time between extensions, and the bound of each
+	 * extension call ({@code ConsumableQueue#extendVisibility}).
+	 */
+	private long extensionPeriodNanos() {
+		return Math.max(TimeUnit.MILLISECONDS.toNanos(1), this.settings.visibilityTimeout().toNanos() / 3);
+	}
+
+	/**
+	 * Extends, then schedules the next extension a period after this one was sent if it
+	 * succeeded (a fixed rate from the last success), or soon if it failed: a failed call may
+	 * have taken its whole bound, a period, and waiting another period would reach Redis only at
+	 * the last confirmed deadline, when another consumer may take the tasks.
+	 */
+	private void extendAndReschedule() {
+		long sent = System.nanoTime();
+		long period = extensionPeriodNanos();
+		long next = extendVisibility() ? period - (System.nanoTime() - sent) : period / EXTENSION_RETRIES_PER_PERIOD;
+		scheduleExtension(next);
+	}
+
+	private void scheduleExtension(long delayNanos) {
+		ScheduledExecutorService extender = this.extender;
+		if (extender == null || extender.isShutdown()) {
+			return;
+		}
+		try {
+			extender.schedule(this::extendAndReschedule, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			// Stopping shut the extender down meanwhile
+		}
+	}
+
 	/** Extends the visibility of every held delivery; returns whether Redis answered. */
 	private boolean extendVisibility() {
 		List<Delivery<Object>> deliveries = this.held.entrySet()
@@ -599,10 +637,12 @@ final class DelayedTaskListenerContainer {
 			return true;
 		}
 		catch (Throwable ex) {
-			// Any Throwable: the scheduler would silently cancel the extension for good
+			// Any Throwable: an uncaught one would end the extensions for good
 			if (this.failedExtensions++ == 0) {
 				logger.warn("Could not extend the visibility of " + deliveries.size() + " tasks of queue '"
-						+ this.endpoint.queue() + "'; trying again until it succeeds", ex);
+						+ this.endpoint.queue() + "'; trying again every "
+						+ TimeUnit.NANOSECONDS.toMillis(extensionPeriodNanos() / EXTENSION_RETRIES_PER_PERIOD)
+						+ " ms until it succeeds", ex);
 			}
 			else {
 				logger.debug("Could not extend the visibility of tasks of queue '" + this.endpoint.queue() + "'", ex);

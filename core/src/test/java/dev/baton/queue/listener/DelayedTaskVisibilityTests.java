@@ -118,6 +118,35 @@ class DelayedTaskVisibilityTests {
 			.isGreaterThanOrEqualTo(1);
 	}
 
+	@Test
+	void oneFailedExtensionIsRetriedBeforeTheTaskBecomesVisible(RedisConnectionFactory connectionFactory) {
+		FaultyQueues faults = new FaultyQueues();
+		Held handler = new Held(Duration.ZERO);
+		// extensions every second, each bounded by a second
+		ListenerContext one = start(connectionFactory, faults, settings(Duration.ofSeconds(3), 0), handler);
+		DelayQueue<Parcel> queue = one.queues.get("held", Parcel.class);
+		queue.schedule("h-1", new Parcel("h-1", 1), Duration.ZERO);
+		await().atMost(Duration.ofSeconds(5)).until(() -> handler.ids.contains("h-1"));
+		// an idle instance claims the task as soon as its visibility runs out
+		Held other = new Held(Duration.ZERO);
+		other.release.countDown();
+		start(connectionFactory, new FaultyQueues(), settings(Duration.ofSeconds(3), 0), other);
+		await().atMost(Duration.ofSeconds(5)).until(() -> faults.calls(Call.EXTEND) >= 1);
+
+		// the next extension gets no answer: it fails after its bound, noticed a little late as under load
+		faults.fail(Call.EXTEND, 1, () -> {
+			sleep(Duration.ofMillis(1300));
+			return new QueryTimeoutException("injected: no answer within the bound");
+		});
+		int calls = faults.calls(Call.EXTEND);
+		await().atMost(Duration.ofSeconds(10)).until(() -> faults.calls(Call.EXTEND) >= calls + 3);
+		handler.release.countDown();
+
+		await().atMost(Duration.ofSeconds(5)).until(() -> queue.find("h-1").isEmpty());
+		assertThat(other.ids).isEmpty();
+		assertThat(handler.ids).containsExactly("h-1");
+	}
+
 	private ListenerContext start(RedisConnectionFactory connectionFactory, FaultyQueues faults,
 			ListenerSettings settings, Object handler) {
 		ListenerContext context = new ListenerContext(connectionFactory, faults::wrap, (queue) -> settings, handler);
