@@ -59,7 +59,9 @@ public interface Delivery<T> {
 	boolean deadLetter(String reason);
 
 	/**
-	 * Keep the task invisible to other consumers for {@code timeout} from now (Redis time).
+	 * Keep the task invisible to other consumers for at least {@code timeout} from now (Redis
+	 * time). A later deadline already set stays: an extension never shortens the visibility, so
+	 * that a short periodic extension cannot undo a longer one asked for before.
 	 * @param timeout the new visibility timeout, positive
 	 * @return {@code false} if this delivery is stale
 	 */

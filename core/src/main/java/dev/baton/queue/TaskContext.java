@@ -25,10 +25,26 @@ public interface TaskContext {
 	Instant scheduledAt();
 
 	/**
-	 * Keep the task invisible to other consumers for {@code timeout} from now. The container
-	 * already extends the visibility of running handlers; call this to ask for more at once.
+	 * Keep the task invisible to other consumers for at least {@code timeout} from now. The
+	 * container already extends the visibility of running handlers by its visibility timeout;
+	 * call this to ask for more at once, for example before a step known to take long. A longer
+	 * extension holds: the container's periodic extension never shortens it.
 	 * @param timeout the new visibility timeout, positive
+	 * @return {@code false} if the task is lost (see {@link #isLost()}); the handler should then
+	 * stop, since another consumer may run the task or may have run it already
 	 */
-	void extendVisibility(Duration timeout);
+	boolean extendVisibility(Duration timeout);
+
+	/**
+	 * Whether this delivery is known to be lost: Redis answered an extension of its visibility
+	 * (the container's periodic one, or {@link #extendVisibility}) that the task is no longer
+	 * this delivery's, because its visibility ran out and it was redelivered to another consumer,
+	 * or it was cancelled. A long-running handler can check this between steps and stop: what it
+	 * returns or throws then settles nothing (Redis ignores a stale delivery's acknowledgement).
+	 * {@code false} does not guarantee the task is still held: loss is learnt from the next
+	 * extension, so idempotent handling stays necessary.
+	 * @return whether the task is lost
+	 */
+	boolean isLost();
 
 }

@@ -49,7 +49,7 @@ public final class BatonQueueAutoConfiguration {
 		RedisDelayQueues.Builder builder = RedisDelayQueues
 			.builder(connectionFactory, jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()))
 			.keyPrefix(properties.getKeyPrefix())
-			.visibilityTimeout(properties.getVisibilityTimeout())
+			.visibilityTimeout(properties.defaultVisibilityTimeout())
 			.commandTimeout(properties.getCommandTimeout())
 			.deadLetterRetention(properties::deadLetterRetention)
 			.strictPayloads(properties::strictPayloads)

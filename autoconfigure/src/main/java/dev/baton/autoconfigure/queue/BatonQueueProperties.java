@@ -114,6 +114,21 @@ public class BatonQueueProperties {
 		this.visibilityTimeout = visibilityTimeout;
 	}
 
+	/**
+	 * The visibility timeout of queues that do not set their own, checked before the queue engine
+	 * takes it, so that a value out of range fails naming the property.
+	 * @return the timeout
+	 * @throws InvalidQueueSettingException naming {@code baton.queue.visibility-timeout} if it is
+	 * below 1 ms
+	 */
+	public Duration defaultVisibilityTimeout() {
+		if (this.visibilityTimeout.toMillis() < 1) {
+			throw new InvalidQueueSettingException("baton.queue.visibility-timeout",
+					"must be at least 1ms (Redis keeps it in milliseconds), was " + this.visibilityTimeout);
+		}
+		return this.visibilityTimeout;
+	}
+
 	public int getMaxAttempts() {
 		return this.maxAttempts;
 	}

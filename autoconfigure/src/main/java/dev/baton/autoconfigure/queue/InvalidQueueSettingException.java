@@ -22,6 +22,16 @@ public class InvalidQueueSettingException extends IllegalArgumentException {
 		this.property = property;
 	}
 
+	/**
+	 * Create an exception for a default of every queue.
+	 * @param property the property, e.g. {@code baton.queue.visibility-timeout}
+	 * @param problem what is wrong with its value
+	 */
+	public InvalidQueueSettingException(String property, String problem) {
+		super("Invalid setting: " + property + " " + problem);
+		this.property = property;
+	}
+
 	/** The property as the configuration spells it. */
 	public String getProperty() {
 		return this.property;

@@ -201,6 +201,16 @@ class BatonQueueAutoConfigurationTests {
 	}
 
 	@Test
+	void failsAtStartupNamingTheDefaultVisibilityTimeoutWhenItIsNotPositive(RedisServer server) {
+		for (String timeout : List.of("0s", "-5s")) {
+			redis(server).withPropertyValues("baton.queue.visibility-timeout=" + timeout)
+				.run((context) -> assertThat(mostSpecificCause(context.getStartupFailure()))
+					.isInstanceOf(InvalidQueueSettingException.class)
+					.hasMessageContaining("baton.queue.visibility-timeout must be at least 1ms"));
+		}
+	}
+
+	@Test
 	void failureAnalyzerNamesThePropertyToChange(RedisServer server) {
 		// Boot's own analyzers need constructor arguments that this plain load does not give
 		assertThat(SpringFactoriesLoader.forDefaultResourceLocation()

@@ -28,18 +28,22 @@ public interface ConsumableQueue<T> extends DelayQueue<T> {
 	Claim<T> claim(int max, Duration visibilityTimeout);
 
 	/**
-	 * Extend the visibility of many deliveries in one round trip; stale ones are skipped.
+	 * Extend the visibility of many deliveries in one round trip, never shortening it (see
+	 * {@link Delivery#extendVisibility}); stale ones are skipped and returned.
 	 * @param deliveries deliveries of this queue
 	 * @param visibilityTimeout the new timeout, from now
+	 * @return the deliveries that are stale: their task is no longer theirs (redelivered,
+	 * settled or cancelled), so nothing of it should be started for them
 	 */
-	void extendVisibility(Collection<? extends Delivery<T>> deliveries, Duration visibilityTimeout);
+	List<Delivery<T>> extendVisibility(Collection<? extends Delivery<T>> deliveries, Duration visibilityTimeout);
 
 	/**
 	 * Acknowledge many deliveries in one round trip: their tasks are done and deleted; stale
-	 * ones are skipped.
+	 * ones are skipped and returned.
 	 * @param deliveries deliveries of this queue
+	 * @return the deliveries that are stale, whose acknowledgement Redis did not take
 	 */
-	void acknowledge(Collection<? extends Delivery<T>> deliveries);
+	List<Delivery<T>> acknowledge(Collection<? extends Delivery<T>> deliveries);
 
 	/**
 	 * Make unfinished deliveries due again at once without counting the attempt, so that

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import dev.baton.queue.Delivery;
@@ -21,7 +22,8 @@ import org.jspecify.annotations.Nullable;
  * although their handlers succeeded. Meanwhile the container keeps extending their visibility;
  * a delivery that became stale (the container could not extend it in time) is dropped from the
  * batch, as is everything still unsent when the close deadline passes. Each delivery's callback
- * runs once it was acknowledged or dropped.
+ * runs once it was acknowledged or dropped; the deliveries whose acknowledgement Redis refused as
+ * stale are reported as well.
  */
 final class Acknowledger {
 
@@ -39,6 +41,8 @@ final class Acknowledger {
 
 	private final Predicate<Delivery<Object>> stale;
 
+	private final Consumer<List<Delivery<Object>>> refused;
+
 	private final BlockingQueue<Pending> pending = new LinkedBlockingQueue<>();
 
 	private volatile boolean open = true;
@@ -51,11 +55,14 @@ final class Acknowledger {
 	/**
 	 * @param stale whether a delivery can no longer be acknowledged (its visibility was not
 	 * extended in time), so that retrying for it is pointless
+	 * @param refused told of the deliveries whose acknowledgement Redis refused as stale
 	 */
-	Acknowledger(ConsumableQueue<Object> queue, String queueName, Predicate<Delivery<Object>> stale) {
+	Acknowledger(ConsumableQueue<Object> queue, String queueName, Predicate<Delivery<Object>> stale,
+			Consumer<List<Delivery<Object>>> refused) {
 		this.queue = queue;
 		this.queueName = queueName;
 		this.stale = stale;
+		this.refused = refused;
 	}
 
 	void start() {
@@ -102,8 +109,11 @@ final class Acknowledger {
 					// Only when retrying: Redis itself skips a stale delivery, at no cost
 					dropStale(batch);
 				}
-				this.queue.acknowledge(batch.stream().map(Pending::delivery).toList());
+				List<Delivery<Object>> refused = this.queue.acknowledge(batch.stream().map(Pending::delivery).toList());
 				complete(batch);
+				if (!refused.isEmpty()) {
+					this.refused.accept(refused);
+				}
 				failures = 0;
 			}
 			catch (InterruptedException ex) {

@@ -34,8 +34,8 @@ import org.springframework.util.StringUtils;
  * singletons exist. {@code ${...}} placeholders are resolved first. Every mistake fails start-up
  * with a message naming the method: a signature other than one payload parameter plus an
  * optional {@link TaskContext}, a payload type Jackson cannot create (an interface or abstract
- * class without {@code @JsonTypeInfo}, or a type variable), or an attribute that is not a number,
- * range or duration. The registry rejects a second handler for a queue.
+ * class without {@code @JsonTypeInfo}, or a type variable), a return type Baton cannot wait for
+ * (see {@link HandlerResults}), or an attribute that is not a number, range or duration. The registry rejects a second handler for a queue.
  */
 public class DelayedTaskAnnotationBeanPostProcessor
 		implements BeanPostProcessor, BeanFactoryAware, SmartInitializingSingleton {
@@ -112,6 +112,7 @@ public class DelayedTaskAnnotationBeanPostProcessor
 			throw new IllegalStateException("@DelayedTask method " + name + " needs a queue name");
 		}
 		Class<?> payloadType = payloadType(method);
+		HandlerResults.awaiter(method); // refuses a return type it cannot wait for
 		Backoff backoff = annotation.backoff();
 		return new DelayedTaskEndpoint(queue, bean, AopUtils.selectInvocableMethod(method, bean.getClass()),
 				payloadType, concurrency(annotation.concurrency(), name),

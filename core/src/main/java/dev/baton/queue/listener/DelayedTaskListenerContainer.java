@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +28,7 @@ import dev.baton.queue.Delivery;
 import dev.baton.queue.TaskContext;
 import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.queue.internal.ConsumableQueue.Claim;
+import dev.baton.queue.listener.HandlerMetrics.StaleOperation;
 import io.micrometer.observation.Observation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -38,8 +40,9 @@ import org.jspecify.annotations.Nullable;
  * to {@code concurrency} workers on the handler executor, and then waits for a free permit and
  * for the next due time, a wake-up from the queue or {@code maxIdlePoll}, whichever comes first;
  * after a full batch it claims again at once. While tasks are held, the visibility of all their
- * deliveries is extended in one call every third of the visibility timeout, on a thread of this
- * container's own. Both the loop and the acknowledgements survive any {@link Throwable}: they
+ * deliveries is extended in one call a third of the visibility timeout after the last extension
+ * that succeeded, on a thread of this container's own; a failed one is tried again within a
+ * tenth of that. Both the loop and the acknowledgements survive any {@link Throwable}: they
  * log, pause and go on.
  *
  * <p>Stopping has one deadline, {@code shutdownTimeout} from its start: it stops claiming (a
@@ -58,6 +61,9 @@ final class DelayedTaskListenerContainer {
 
 	/** How long a backlogged loop waits for more free permits before it claims. */
 	private static final long GATHER_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+	/** How often per extension period a failed extension is tried again. */
+	private static final int EXTENSION_RETRIES_PER_PERIOD = 10;
 
 	/** The longest the final hand-back of a stop may take, whatever Redis does. */
 	static final Duration HAND_BACK_TIMEOUT = Duration.ofSeconds(2);
@@ -129,6 +135,9 @@ final class DelayedTaskListenerContainer {
 
 	private @Nullable ScheduledExecutorService extender;
 
+	/** Extensions that failed in a row; only the extender thread reads and writes it. */
+	private int failedExtensions;
+
 	DelayedTaskListenerContainer(ConsumableQueue<Object> queue, DelayedTaskEndpoint endpoint, ListenerSettings settings,
 			Executor handlers, HandlerMetrics metrics,
 			ObservationSettings<TaskHandlingObservationConvention> observations) {
@@ -140,7 +149,8 @@ final class DelayedTaskListenerContainer {
 		this.metrics = metrics;
 		this.observations = observations;
 		this.permits = new Semaphore(endpoint.concurrency() + settings.prefetch());
-		this.acknowledger = new Acknowledger(queue, endpoint.queue(), this::isStale);
+		this.acknowledger = new Acknowledger(queue, endpoint.queue(), this::isStale,
+				(refused) -> lost(refused, StaleOperation.ACK));
 	}
 
 	String queueName() {
@@ -166,9 +176,8 @@ final class DelayedTaskListenerContainer {
 			thread.setDaemon(true);
 			return thread;
 		});
-		long period = Math.max(1, this.settings.visibilityTimeout().toMillis() / 3);
-		extender.scheduleWithFixedDelay(this::extendVisibility, period, period, TimeUnit.MILLISECONDS);
 		this.extender = extender;
+		scheduleExtension(extensionPeriodNanos());
 		this.loop = DaemonThreads.start("baton-queue-" + this.endpoint.queue(), this::run);
 	}
 
@@ -428,7 +437,7 @@ final class DelayedTaskListenerContainer {
 				if (isStale(delivery)) {
 					// Its visibility could not be extended in time: another consumer may run it already
 					logger.warn("Dropping task '" + delivery.id() + "' of queue '" + this.endpoint.queue()
-							+ "': its visibility timeout passed while it waited for a handler");
+							+ "': its visibility timeout passed or it was lost while it waited for a handler");
 					finish(delivery);
 				}
 				else {
@@ -465,7 +474,7 @@ final class DelayedTaskListenerContainer {
 				Observation.Scope scope = observation.openScope();
 				long start = System.nanoTime();
 				try {
-					this.adapter.invoke(delivery.payload(), new Context(delivery));
+					this.adapter.invoke(delivery.payload(), new Context(delivery, held));
 				}
 				finally {
 					recordHandling(System.nanoTime() - start);
@@ -516,7 +525,32 @@ final class DelayedTaskListenerContainer {
 
 	private boolean isStale(Delivery<Object> delivery) {
 		Held held = this.held.get(delivery);
-		return held == null || System.nanoTime() - held.visibleUntil > 0;
+		return held == null || held.lost || System.nanoTime() - held.visibleUntil > 0;
+	}
+
+	/**
+	 * Redis answered that these deliveries are stale: their task is no longer theirs. Those still
+	 * waiting are dropped, never started; running handlers see it in {@link TaskContext#isLost()}.
+	 */
+	private void lost(List<Delivery<Object>> deliveries, StaleOperation operation) {
+		int dropped = 0;
+		for (Delivery<Object> delivery : deliveries) {
+			Held held = this.held.get(delivery);
+			if (held != null) {
+				held.lost = true;
+			}
+			if (this.ready.remove(delivery)) {
+				finish(delivery);
+				dropped++;
+			}
+		}
+		this.metrics.stale(this.endpoint.queue(), operation, deliveries.size());
+		String ids = deliveries.stream().limit(10).map((delivery) -> "'" + delivery.id() + "'").toList().toString();
+		logger.warn("Redis answered " + (operation == StaleOperation.ACK ? "the acknowledgement" : "the extension")
+				+ " of " + deliveries.size() + " task(s) of queue '" + this.endpoint.queue() + "' " + ids
+				+ ((deliveries.size() > 10) ? "..." : "") + " as stale: each ran out of visibility and was delivered "
+				+ "to another consumer, or was settled or cancelled meanwhile"
+				+ ((dropped > 0) ? "; " + dropped + " that had not started are dropped" : ""));
 	}
 
 	private Outcome settleFailure(Delivery<Object> delivery, Throwable ex) {
@@ -538,30 +572,82 @@ final class DelayedTaskListenerContainer {
 		return Outcome.DEAD;
 	}
 
-	private void extendVisibility() {
+	/**
+	 * A third of the visibility timeout: the time between extensions, and the bound of each
+	 * extension call ({@code ConsumableQueue#extendVisibility}).
+	 */
+	private long extensionPeriodNanos() {
+		return Math.max(TimeUnit.MILLISECONDS.toNanos(1), this.settings.visibilityTimeout().toNanos() / 3);
+	}
+
+	/**
+	 * Extends, then schedules the next extension a period after this one was sent if it
+	 * succeeded (a fixed rate from the last success), or soon if it failed: a failed call may
+	 * have taken its whole bound, a period, and waiting another period would reach Redis only at
+	 * the last confirmed deadline, when another consumer may take the tasks.
+	 */
+	private void extendAndReschedule() {
+		long sent = System.nanoTime();
+		long period = extensionPeriodNanos();
+		long next = extendVisibility() ? period - (System.nanoTime() - sent) : period / EXTENSION_RETRIES_PER_PERIOD;
+		scheduleExtension(next);
+	}
+
+	private void scheduleExtension(long delayNanos) {
+		ScheduledExecutorService extender = this.extender;
+		if (extender == null || extender.isShutdown()) {
+			return;
+		}
+		try {
+			extender.schedule(this::extendAndReschedule, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			// Stopping shut the extender down meanwhile
+		}
+	}
+
+	/** Extends the visibility of every held delivery; returns whether Redis answered. */
+	private boolean extendVisibility() {
 		List<Delivery<Object>> deliveries = this.held.entrySet()
 			.stream()
 			.filter((entry) -> !entry.getValue().abandoned)
 			.map(Map.Entry::getKey)
 			.toList();
 		if (deliveries.isEmpty()) {
-			return;
+			return true;
 		}
 		long sent = System.nanoTime();
 		try {
-			this.queue.extendVisibility(deliveries, this.settings.visibilityTimeout());
+			List<Delivery<Object>> stale = this.queue.extendVisibility(deliveries, this.settings.visibilityTimeout());
 			long visibleUntil = sent + this.settings.visibilityTimeout().toNanos();
 			deliveries.forEach((delivery) -> {
 				Held held = this.held.get(delivery);
 				if (held != null) {
-					held.visibleUntil = visibleUntil;
+					held.visibleAtLeastUntil(visibleUntil);
 				}
 			});
+			if (!stale.isEmpty()) {
+				lost(stale, StaleOperation.EXTEND);
+			}
+			if (this.failedExtensions > 0) {
+				logger.warn("Extended the visibility of tasks of queue '" + this.endpoint.queue() + "' again after "
+						+ this.failedExtensions + " failed attempt(s)");
+				this.failedExtensions = 0;
+			}
+			return true;
 		}
 		catch (Throwable ex) {
-			// Any Throwable: the scheduler would silently cancel the extension for good
-			logger.warn("Could not extend the visibility of " + deliveries.size() + " tasks of queue '"
-					+ this.endpoint.queue() + "'", ex);
+			// Any Throwable: an uncaught one would end the extensions for good
+			if (this.failedExtensions++ == 0) {
+				logger.warn("Could not extend the visibility of " + deliveries.size() + " tasks of queue '"
+						+ this.endpoint.queue() + "'; trying again every "
+						+ TimeUnit.NANOSECONDS.toMillis(extensionPeriodNanos() / EXTENSION_RETRIES_PER_PERIOD)
+						+ " ms until it succeeds", ex);
+			}
+			else {
+				logger.debug("Could not extend the visibility of tasks of queue '" + this.endpoint.queue() + "'", ex);
+			}
+			return false;
 		}
 	}
 
@@ -659,8 +745,18 @@ final class DelayedTaskListenerContainer {
 		/** Whether stopping handed it back or left it to expire: its handler's outcome is not settled. */
 		volatile boolean abandoned;
 
+		/** Whether Redis answered that the delivery is stale: its task is no longer this instance's. */
+		volatile boolean lost;
+
 		Held(long visibleUntil) {
 			this.visibleUntil = visibleUntil;
+		}
+
+		/** Redis extensions never shorten the deadline, nor may the local view of it. */
+		synchronized void visibleAtLeastUntil(long nanos) {
+			if (nanos - this.visibleUntil > 0) {
+				this.visibleUntil = nanos;
+			}
 		}
 
 	}
@@ -669,8 +765,11 @@ final class DelayedTaskListenerContainer {
 
 		private final Delivery<Object> delivery;
 
-		Context(Delivery<Object> delivery) {
+		private final Held held;
+
+		Context(Delivery<Object> delivery, Held held) {
 			this.delivery = delivery;
+			this.held = held;
 		}
 
 		@Override
@@ -699,8 +798,19 @@ final class DelayedTaskListenerContainer {
 		}
 
 		@Override
-		public void extendVisibility(Duration timeout) {
-			this.delivery.extendVisibility(timeout);
+		public boolean extendVisibility(Duration timeout) {
+			long sent = System.nanoTime();
+			if (!this.delivery.extendVisibility(timeout)) {
+				lost(List.of(this.delivery), StaleOperation.EXTEND);
+				return false;
+			}
+			this.held.visibleAtLeastUntil(sent + timeout.toNanos());
+			return true;
+		}
+
+		@Override
+		public boolean isLost() {
+			return this.held.lost;
 		}
 
 	}

@@ -3,18 +3,50 @@ package dev.baton.queue.listener;
 import java.time.Duration;
 
 /**
- * Where containers report lateness (the handling timer comes from the handling's observation);
- * the Micrometer implementation lives in {@link MicrometerHandlerMetrics} so that Micrometer
- * stays optional.
+ * Where containers report lateness and stale deliveries (the handling timer comes from the
+ * handling's observation); the Micrometer implementation lives in {@link MicrometerHandlerMetrics}
+ * so that Micrometer stays optional.
  */
-@FunctionalInterface
 interface HandlerMetrics {
 
 	/** Metrics that record nothing. */
-	HandlerMetrics NONE = (queue, lateness) -> {
+	HandlerMetrics NONE = new HandlerMetrics() {
+
+		@Override
+		public void lateness(String queue, Duration lateness) {
+		}
+
+		@Override
+		public void stale(String queue, StaleOperation operation, int count) {
+		}
+
 	};
 
 	/** Record how long after its due time a task started to be handled. */
 	void lateness(String queue, Duration lateness);
+
+	/** Record deliveries that Redis answered were stale: their task was no longer theirs. */
+	void stale(String queue, StaleOperation operation, int count);
+
+	/** What a stale delivery was found by; the tag value of the stale counter. */
+	enum StaleOperation {
+
+		/** An extension of its visibility. */
+		EXTEND("extend"),
+
+		/** Its acknowledgement after the handler succeeded. */
+		ACK("ack");
+
+		private final String tag;
+
+		StaleOperation(String tag) {
+			this.tag = tag;
+		}
+
+		String tag() {
+			return this.tag;
+		}
+
+	}
 
 }

@@ -2,12 +2,14 @@ package dev.baton.queue.listener;
 
 import java.time.Duration;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 /**
  * Handler metrics on Micrometer: the {@code baton.queue.lateness} timer (start of handling minus
- * due time), tagged with the queue name.
+ * due time) and the {@code baton.queue.stale} counter (deliveries Redis answered were stale, by
+ * {@code operation}), tagged with the queue name.
  */
 final class MicrometerHandlerMetrics implements HandlerMetrics {
 
@@ -24,6 +26,17 @@ final class MicrometerHandlerMetrics implements HandlerMetrics {
 			.tag("queue", queue)
 			.register(this.registry)
 			.record(lateness.isNegative() ? Duration.ZERO : lateness);
+	}
+
+	@Override
+	public void stale(String queue, StaleOperation operation, int count) {
+		Counter.builder("baton.queue.stale")
+			.description("Deliveries Redis answered were stale: their task was redelivered to another consumer, "
+					+ "settled or cancelled")
+			.tag("queue", queue)
+			.tag("operation", operation.tag())
+			.register(this.registry)
+			.increment(count);
 	}
 
 }

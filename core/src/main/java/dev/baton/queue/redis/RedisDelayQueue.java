@@ -456,32 +456,26 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	}
 
 	@Override
-	public void extendVisibility(Collection<? extends Delivery<T>> deliveries, Duration visibilityTimeout) {
+	public List<Delivery<T>> extendVisibility(Collection<? extends Delivery<T>> deliveries,
+			Duration visibilityTimeout) {
 		String timeoutMillis = Validate.timeoutMillis(visibilityTimeout);
 		if (deliveries.isEmpty()) {
-			return;
+			return List.of();
 		}
+		Map<QueueKeys, List<RedisDelivery<T>>> byPartition = byPartition(deliveries);
+		List<TimedScripts.Script> scripts = settleCalls(Settlement.EXTEND, timeoutMillis, byPartition).stream()
+			.map((call) -> call.of(QueueScript.SETTLE))
+			.toList();
 		// Bounded well below the visibility timeout, so that a call Redis does not answer is given
 		// up while the deliveries are still safe, and the next extension can try again.
-		List<TimedScripts.Script> scripts = new ArrayList<>();
-		idsAndTokens(deliveries).forEach((partition, idsAndTokens) -> {
-			List<String> args = new ArrayList<>(idsAndTokens.size() + 2);
-			args.add(Settlement.EXTEND.action());
-			args.add(timeoutMillis);
-			args.addAll(idsAndTokens);
-			scripts.add(new TimedScripts.Script(QueueScript.SETTLE.script(), partition.forSettle(),
-					args.toArray(String[]::new)));
-		});
 		Duration bound = Duration.ofMillis(Math.max(visibilityTimeout.toMillis() / 3, 1));
 		String what = "extend the visibility of " + deliveries.size() + " task(s) of queue '" + this.name + "'";
-		for (TimedScripts.Reply reply : this.timedScripts.evalAll(what, scripts, bound)) {
-			this.timedScripts.value(what, reply);
-		}
+		return stale(what, byPartition, this.timedScripts.evalAll(what, scripts, bound));
 	}
 
 	@Override
-	public void acknowledge(Collection<? extends Delivery<T>> deliveries) {
-		settle(Settlement.ACK, "", deliveries);
+	public List<Delivery<T>> acknowledge(Collection<? extends Delivery<T>> deliveries) {
+		return settle(Settlement.ACK, "", deliveries);
 	}
 
 	@Override
@@ -499,32 +493,62 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			.get(0));
 	}
 
-	private void settle(Settlement settlement, String argument, Collection<? extends Delivery<T>> deliveries) {
+	/** Settles the deliveries, one script call per partition, all at once; returns the stale ones. */
+	private List<Delivery<T>> settle(Settlement settlement, String argument,
+			Collection<? extends Delivery<T>> deliveries) {
 		if (deliveries.isEmpty()) {
-			return;
+			return List.of();
 		}
-		List<PartitionCall> calls = new ArrayList<>();
-		idsAndTokens(deliveries).forEach((partition, idsAndTokens) -> calls
-			.add(new PartitionCall(partition.forSettle(), settleArgs(settlement, argument, idsAndTokens))));
+		Map<QueueKeys, List<RedisDelivery<T>>> byPartition = byPartition(deliveries);
 		String what = "settle tasks of queue '" + this.name + "'";
-		for (TimedScripts.Reply reply : runEach(QueueScript.SETTLE, what, calls)) {
-			replyOf(what, reply);
-		}
+		return stale(what, byPartition,
+				runEach(QueueScript.SETTLE, what, settleCalls(settlement, argument, byPartition)));
 	}
 
-	/** The ids and tokens of the deliveries, by the partition they were claimed from. */
-	private Map<QueueKeys, List<String>> idsAndTokens(Collection<? extends Delivery<T>> deliveries) {
-		Map<QueueKeys, List<String>> byPartition = new LinkedHashMap<>();
+	/** The deliveries by the partition they were claimed from. */
+	private Map<QueueKeys, List<RedisDelivery<T>>> byPartition(Collection<? extends Delivery<T>> deliveries) {
+		Map<QueueKeys, List<RedisDelivery<T>>> byPartition = new LinkedHashMap<>();
 		for (Delivery<T> delivery : deliveries) {
 			if (!(delivery instanceof RedisDelivery<T> redisDelivery) || redisDelivery.queue() != this) {
 				throw new IllegalArgumentException(delivery + " was not claimed from queue '" + this.name + "'");
 			}
-			List<String> idsAndTokens = byPartition.computeIfAbsent(redisDelivery.partition(),
-					(partition) -> new ArrayList<>());
-			idsAndTokens.add(redisDelivery.id());
-			idsAndTokens.add(redisDelivery.token());
+			byPartition.computeIfAbsent(redisDelivery.partition(), (partition) -> new ArrayList<>()).add(redisDelivery);
 		}
 		return byPartition;
+	}
+
+	private List<PartitionCall> settleCalls(Settlement settlement, String argument,
+			Map<QueueKeys, List<RedisDelivery<T>>> byPartition) {
+		List<PartitionCall> calls = new ArrayList<>(byPartition.size());
+		byPartition.forEach((partition, deliveries) -> {
+			List<String> idsAndTokens = new ArrayList<>(deliveries.size() * 2);
+			for (RedisDelivery<T> delivery : deliveries) {
+				idsAndTokens.add(delivery.id());
+				idsAndTokens.add(delivery.token());
+			}
+			calls.add(new PartitionCall(partition.forSettle(), settleArgs(settlement, argument, idsAndTokens)));
+		});
+		return calls;
+	}
+
+	/**
+	 * The deliveries settle.lua answered 0 for, from each partition's reply in the order of
+	 * {@code byPartition}.
+	 * @throws RuntimeException the first partition's failure
+	 */
+	private List<Delivery<T>> stale(String what, Map<QueueKeys, List<RedisDelivery<T>>> byPartition,
+			List<TimedScripts.Reply> replies) {
+		List<Delivery<T>> stale = new ArrayList<>();
+		int call = 0;
+		for (List<RedisDelivery<T>> deliveries : byPartition.values()) {
+			List<Object> results = replyOf(what, replies.get(call++));
+			for (int i = 0; i < deliveries.size(); i++) {
+				if (!isOne(results.get(i))) {
+					stale.add(deliveries.get(i));
+				}
+			}
+		}
+		return stale;
 	}
 
 	private List<Object> settleTokens(Settlement settlement, String argument, QueueKeys partition,

@@ -7,7 +7,8 @@
 --   'handback' (due again at its original due time, attempt not counted), 'dead' (to the dead
 --   letters; ARGV[2] is "maxCount|maxAgeMillis|reason": the dead letters beyond the newest
 --   maxCount, and those older than maxAgeMillis, are deleted, at most 1000 per call),
---   'extend' (visibility deadline now + ARGV[2] ms)
+--   'extend' (visibility deadline at least now + ARGV[2] ms: a later deadline, such as a handler's
+--   own longer extension, is kept)
 -- ARGV[3..] pairs: id, token
 -- Returns: one integer per delivery, 1 if it was current and is done, 0 if stale
 -- Cost: one command per delivery (its removal from the in-flight set, which also tells whether it
@@ -46,8 +47,9 @@ for n, id in ipairs(ids) do
 	end
 	local current = token == ARGV[n * 2 + 2]
 	if current and action == 'extend' then
-		current = redis.call('ZSCORE', KEYS[4], id) ~= false
-		if current then
+		local deadline = redis.call('ZSCORE', KEYS[4], id)
+		current = deadline ~= false
+		if current and now + tonumber(argument) > tonumber(deadline) then
 			redis.call('ZADD', KEYS[4], string.format('%.0f', now + tonumber(argument)), id)
 		end
 	elseif current then

@@ -123,6 +123,23 @@ class DelayedTaskAnnotationBeanPostProcessorTests {
 	}
 
 	@Test
+	void rejectsAReturnTypeItCannotWaitFor() {
+		assertThatIllegalStateException().isThrownBy(() -> endpoint(new StreamReturningHandler()))
+			.withMessageContaining(StreamReturningHandler.class.getName() + ".handle")
+			.withMessageContaining("returns java.util.stream.Stream")
+			.withMessageContaining("cannot wait for");
+	}
+
+	static class StreamReturningHandler {
+
+		@DelayedTask(queue = "streams")
+		java.util.stream.Stream<String> handle(String text) {
+			return java.util.stream.Stream.of(text);
+		}
+
+	}
+
+	@Test
 	void rejectsBadMaxAttempts() {
 		assertThatIllegalStateException().isThrownBy(() -> endpoint(new BadAttemptsHandler()))
 			.withMessageContaining(BadAttemptsHandler.class.getName() + ".handle")

@@ -133,16 +133,17 @@ final class FaultyQueues {
 		}
 
 		@Override
-		public void extendVisibility(Collection<? extends Delivery<T>> deliveries, Duration visibilityTimeout) {
+		public List<Delivery<T>> extendVisibility(Collection<? extends Delivery<T>> deliveries,
+				Duration visibilityTimeout) {
 			enter(Call.EXTEND);
 			sleep(FaultyQueues.this.extensionTakes);
-			this.queue.extendVisibility(deliveries, visibilityTimeout);
+			return this.queue.extendVisibility(deliveries, visibilityTimeout);
 		}
 
 		@Override
-		public void acknowledge(Collection<? extends Delivery<T>> deliveries) {
+		public List<Delivery<T>> acknowledge(Collection<? extends Delivery<T>> deliveries) {
 			enter(Call.ACKNOWLEDGE);
-			this.queue.acknowledge(deliveries);
+			return this.queue.acknowledge(deliveries);
 		}
 
 		@Override

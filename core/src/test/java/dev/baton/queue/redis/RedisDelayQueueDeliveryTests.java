@@ -174,11 +174,36 @@ class RedisDelayQueueDeliveryTests extends OrderQueueTests {
 		List<Delivery<Order>> deliveries = this.queue.claim(2, Duration.ofMillis(300)).deliveries();
 		deliveries.get(1).ack();
 
-		this.queue.extendVisibility(deliveries, Duration.ofMinutes(1));
+		assertThat(this.queue.extendVisibility(deliveries, Duration.ofMinutes(1))).as("stale deliveries")
+			.containsExactly(deliveries.get(1));
 
 		await().pollDelay(Duration.ofMillis(600)).until(() -> true);
 		assertThat(this.queue.claim(2, VISIBILITY).deliveries()).isEmpty();
 		assertThat(this.queue.stats().inFlight()).isEqualTo(1);
+	}
+
+	@Test
+	void extensionNeverShortensTheVisibility() {
+		this.queue.schedule("o-1", new Order("o-1", 5), Duration.ZERO);
+		Delivery<Order> delivery = this.queue.claim(1, Duration.ofMinutes(1)).deliveries().get(0);
+
+		assertThat(delivery.extendVisibility(Duration.ofMillis(100))).isTrue();
+		assertThat(this.queue.extendVisibility(List.of(delivery), Duration.ofMillis(100))).isEmpty();
+
+		await().pollDelay(Duration.ofMillis(300)).until(() -> true);
+		assertThat(this.queue.claim(1, VISIBILITY).deliveries()).isEmpty();
+		assertThat(delivery.ack()).isTrue();
+	}
+
+	@Test
+	void acknowledgementReturnsTheStaleDeliveries() {
+		this.queue.schedule("a", new Order("a", 1), Duration.ZERO);
+		this.queue.schedule("b", new Order("b", 1), Duration.ZERO);
+		List<Delivery<Order>> deliveries = this.queue.claim(2, VISIBILITY).deliveries();
+		deliveries.get(0).ack();
+
+		assertThat(this.queue.acknowledge(deliveries)).containsExactly(deliveries.get(0));
+		assertThat(this.queue.stats().inFlight()).isZero();
 	}
 
 	@Test
