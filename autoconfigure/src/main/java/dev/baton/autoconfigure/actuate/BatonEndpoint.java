@@ -42,6 +42,7 @@ import org.springframework.context.ApplicationEventPublisher;
  * <li>{@code DELETE /actuator/baton/queues/{name}/dead-letters/{id}} purges a dead letter;</li>
  * <li>{@code DELETE /actuator/baton/queues/{name}/tasks/{id}} cancels a waiting task.</li>
  * </ul>
+ * A task id the queue refuses (too long, say) is a bad request (400).
  *
  * <p>Access is read-only unless {@code management.endpoint.baton.access=unrestricted}. Even then a
  * write changes only a queue the {@code writableQueues} predicate accepts (by default those this
@@ -162,16 +163,22 @@ public class BatonEndpoint {
 		if (queue == null) {
 			return null;
 		}
-		TaskChange change = new TaskChange(name, id, action, Outcome.FAILED);
+		if (!this.writableQueues.test(name)) {
+			return this.audit.record(security, new TaskChange(name, id, action, Outcome.REFUSED));
+		}
+		boolean done;
 		try {
-			change = change.with(!this.writableQueues.test(name) ? Outcome.REFUSED
-					: operation.test(queue, id) ? Outcome.DONE : Outcome.NOT_FOUND);
-			return change;
+			done = operation.test(queue, id);
 		}
-		finally {
-			// in finally: a write that failed (Redis down) is audited too, as FAILED
-			this.audit.record(security, change);
+		catch (IllegalArgumentException ex) {
+			// a malformed id (too long, say) reached nothing in Redis: a bad request, not a write
+			throw new InvalidEndpointRequestException(ex.getMessage(), "Invalid task id");
 		}
+		catch (RuntimeException ex) {
+			this.audit.record(security, new TaskChange(name, id, action, Outcome.FAILED));
+			throw ex;
+		}
+		return this.audit.record(security, new TaskChange(name, id, action, done ? Outcome.DONE : Outcome.NOT_FOUND));
 	}
 
 	private Map<String, DelayQueue<?>> queuesByName() {
@@ -293,11 +300,6 @@ public class BatonEndpoint {
 	 * @param outcome what came of it
 	 */
 	public record TaskChange(String queue, String id, String action, Outcome outcome) {
-
-		TaskChange with(Outcome outcome) {
-			return new TaskChange(this.queue, this.id, this.action, outcome);
-		}
-
 	}
 
 	/**

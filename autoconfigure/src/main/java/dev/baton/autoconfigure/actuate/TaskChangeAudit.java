@@ -29,7 +29,8 @@ final class TaskChangeAudit {
 		this.events = events;
 	}
 
-	void record(SecurityContext security, TaskChange change) {
+	/** Publishes and logs the change, and returns it. */
+	TaskChange record(SecurityContext security, TaskChange change) {
 		Principal principal = security.getPrincipal();
 		String who = (principal != null) ? principal.getName() : "anonymous";
 		Map<String, Object> data = Map.of("queue", change.queue(), "id", change.id(), "action", change.action(),
@@ -44,6 +45,7 @@ final class TaskChangeAudit {
 		else {
 			logger.warn(line);
 		}
+		return change;
 	}
 
 }

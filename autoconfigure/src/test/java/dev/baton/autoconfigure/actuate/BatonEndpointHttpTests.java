@@ -120,6 +120,16 @@ class BatonEndpointHttpTests {
 	}
 
 	@Test
+	void overlongTaskIdIsABadRequestForEveryWrite() {
+		String id = "x".repeat(300);
+
+		assertThat(send("DELETE", "/actuator/baton/queues/reminders/tasks/" + id).statusCode()).isEqualTo(400);
+		assertThat(send("DELETE", "/actuator/baton/queues/reminders/dead-letters/" + id).statusCode()).isEqualTo(400);
+		assertThat(send("POST", "/actuator/baton/queues/reminders/dead-letters/" + id + "/redrive").statusCode())
+			.isEqualTo(400);
+	}
+
+	@Test
 	void unknownQueueIsNotFoundAndNotCreated() {
 		assertThat(send("GET", "/actuator/baton/queues/nope").statusCode()).isEqualTo(404);
 		assertThat(send("POST", "/actuator/baton/queues/nope/dead-letters/x/redrive").statusCode()).isEqualTo(404);
