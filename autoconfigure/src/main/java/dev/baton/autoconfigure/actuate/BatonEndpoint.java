@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 
+import dev.baton.internal.Names;
 import dev.baton.lock.HeldLock;
 import dev.baton.lock.RedisLockManager;
 import dev.baton.queue.DeadLetter;
@@ -163,6 +164,8 @@ public class BatonEndpoint {
 		if (queue == null) {
 			return null;
 		}
+		// before the audit logs the id, also when the queue is refused: a forged line stays out of the log
+		requireNoControlCharacters(id);
 		if (!this.writableQueues.test(name)) {
 			return this.audit.record(security, new TaskChange(name, id, action, Outcome.REFUSED));
 		}
@@ -172,13 +175,26 @@ public class BatonEndpoint {
 		}
 		catch (IllegalArgumentException ex) {
 			// a malformed id (too long, say) reached nothing in Redis: a bad request, not a write
-			throw new InvalidEndpointRequestException(ex.getMessage(), "Invalid task id");
+			throw invalidId(ex);
 		}
 		catch (RuntimeException ex) {
 			this.audit.record(security, new TaskChange(name, id, action, Outcome.FAILED));
 			throw ex;
 		}
 		return this.audit.record(security, new TaskChange(name, id, action, done ? Outcome.DONE : Outcome.NOT_FOUND));
+	}
+
+	private static void requireNoControlCharacters(String id) {
+		try {
+			Names.requireNoControlCharacters("Task id", id);
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalidId(ex);
+		}
+	}
+
+	private static InvalidEndpointRequestException invalidId(IllegalArgumentException ex) {
+		return new InvalidEndpointRequestException(ex.getMessage(), "Invalid task id");
 	}
 
 	private Map<String, DelayQueue<?>> queuesByName() {

@@ -99,6 +99,18 @@ class BatonEndpointWriteAuditHttpTests {
 		assertThat(output).contains("cancel of task 'order-2' in queue 'reminders' by anonymous: REFUSED");
 	}
 
+	/** A forged log line in the id: refused before the audit could log it, whatever the queue. */
+	@Test
+	void idWithALineBreakIsABadRequestAndNotAudited(CapturedOutput output) throws Exception {
+		String forged = "x%0A%5Baudit%5D%20payout%20APPROVED";
+
+		assertThat(send("DELETE", "/actuator/baton/queues/reminders/tasks/" + forged, null).statusCode()).isEqualTo(400);
+		assertThat(send("DELETE", "/actuator/baton/queues/orders/tasks/" + forged, null).statusCode()).isEqualTo(400);
+
+		assertThat(this.audits.events).isEmpty();
+		assertThat(output).doesNotContain("[audit] payout");
+	}
+
 	@Test
 	void redriveOfAMissingDeadLetterIsAuditedAsNotFound() throws Exception {
 		int status = send("POST", "/actuator/baton/queues/orders/dead-letters/none/redrive", "bob").statusCode();
