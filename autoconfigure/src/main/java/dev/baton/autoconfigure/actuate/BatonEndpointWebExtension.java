@@ -18,6 +18,8 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 @EndpointWebExtension(endpoint = BatonEndpoint.class)
 public class BatonEndpointWebExtension {
 
+	private static final int STATUS_FORBIDDEN = 403;
+
 	private final BatonEndpoint endpoint;
 
 	/**
@@ -69,7 +71,8 @@ public class BatonEndpointWebExtension {
 		int status = switch (change.outcome()) {
 			case DONE -> WebEndpointResponse.STATUS_OK;
 			case NOT_FOUND -> WebEndpointResponse.STATUS_NOT_FOUND;
-			case REFUSED -> 403;
+			case REFUSED -> STATUS_FORBIDDEN;
+			// only audited: the endpoint throws the operation's exception instead of returning it
 			case FAILED -> WebEndpointResponse.STATUS_INTERNAL_SERVER_ERROR;
 		};
 		return new WebEndpointResponse<>(change, status);

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.time.Duration;
 import java.util.List;
@@ -34,6 +35,8 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.event.EventListener;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,6 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=baton", "management.endpoint.baton.access=unrestricted",
+				"baton.queue.command-timeout=300ms",
 				"baton.queue.queues.reminders.payload-type=dev.baton.autoconfigure.actuate.BatonEndpointHttpTests$Reminder" })
 @RedisTest
 @ExtendWith(OutputCaptureExtension.class)
@@ -61,6 +65,9 @@ class BatonEndpointWriteAuditHttpTests {
 
 	@Autowired
 	AuditEvents audits;
+
+	@Autowired
+	StringRedisTemplate redis;
 
 	@BeforeEach
 	void clearAudits() {
@@ -119,6 +126,32 @@ class BatonEndpointWriteAuditHttpTests {
 		assertThat(this.audits.events).singleElement()
 			.satisfies((event) -> assertThat(event.getData()).containsEntry("action", "redrive")
 				.containsEntry("outcome", "NOT_FOUND"));
+	}
+
+	@Test
+	void writeThatFailsIsAuditedAsFailed() throws Exception {
+		this.orders.schedule("order-3", new Reminder("pay"), Duration.ofHours(1));
+		// Redis takes no write for a while: the cancel script times out
+		client("PAUSE", "2000", "WRITE");
+		int status;
+		try {
+			status = send("DELETE", "/actuator/baton/queues/orders/tasks/order-3", "carol").statusCode();
+		}
+		finally {
+			client("UNPAUSE");
+		}
+
+		assertThat(status).isEqualTo(500);
+		assertThat(this.audits.events).singleElement()
+			.satisfies((event) -> assertThat(event.getData()).containsEntry("outcome", "FAILED"));
+	}
+
+	private void client(String... arguments) {
+		byte[][] bytes = new byte[arguments.length][];
+		for (int i = 0; i < arguments.length; i++) {
+			bytes[i] = arguments[i].getBytes(StandardCharsets.UTF_8);
+		}
+		this.redis.execute((RedisCallback<Object>) (connection) -> connection.execute("CLIENT", bytes));
 	}
 
 	private HttpResponse<String> send(String method, String path, String user) throws IOException, InterruptedException {
