@@ -40,7 +40,7 @@ final class PropertyKeys {
 	 */
 	static @Nullable String closest(List<String> known, String unknown) {
 		String[] elements = unknown.split("\\.");
-		String best = null;
+		@Nullable String best = null;
 		int bestDistance = MAX_DISTANCE + 1;
 		for (String key : known) {
 			String[] parts = key.split("\\.");

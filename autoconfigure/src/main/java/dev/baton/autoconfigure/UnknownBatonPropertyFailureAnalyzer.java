@@ -25,8 +25,11 @@ final class UnknownBatonPropertyFailureAnalyzer extends AbstractFailureAnalyzer<
 	@Override
 	protected @Nullable FailureAnalysis analyze(Throwable rootFailure, UnboundConfigurationPropertiesException cause) {
 		BindException bind = findCause(rootFailure, BindException.class);
-		Class<?> type = (bind != null) ? bind.getTarget().getType().resolve() : null;
-		if (type == null || !bind.getName().toString().startsWith("baton.")) {
+		if (bind == null || !bind.getName().toString().startsWith("baton.")) {
+			return null; // not Baton's: Boot's own analyzer reports it
+		}
+		Class<?> type = bind.getTarget().getType().resolve();
+		if (type == null) {
 			return null;
 		}
 		String prefix = bind.getName().toString();
@@ -36,12 +39,14 @@ final class UnknownBatonPropertyFailureAnalyzer extends AbstractFailureAnalyzer<
 			.stream()
 			.sorted(Comparator.comparing(ConfigurationProperty::getName))
 			.forEach((property) -> describe(property, prefix, known, description));
-		return new FailureAnalysis(description.toString(),
-				"Correct or remove them in the application's configuration (properties or YAML files, environment "
-						+ "variables). The keys under " + prefix + " are: " + String.join(", ", known)
-						+ (known.stream().anyMatch((key) -> key.contains("*")) ? " (a * is a name of your choosing)" : "")
-						+ "; docs/configuration.md describes each.",
-				cause);
+		return new FailureAnalysis(description.toString(), action(prefix, known), cause);
+	}
+
+	private static String action(String prefix, List<String> known) {
+		boolean named = known.stream().anyMatch((key) -> key.contains("*"));
+		return "Correct or remove them where the description says they are set (properties or YAML files, "
+				+ "command-line arguments). The keys under " + prefix + " are: " + String.join(", ", known)
+				+ (named ? " (a * is a name of your choosing)" : "") + "; docs/configuration.md describes each.";
 	}
 
 	private static void describe(ConfigurationProperty property, String prefix, List<String> known,

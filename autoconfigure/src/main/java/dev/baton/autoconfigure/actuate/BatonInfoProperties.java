@@ -8,6 +8,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("management.info.baton")
 public class BatonInfoProperties {
 
+	/** The Redis part of the contributor. */
 	private final Redis redis = new Redis();
 
 	public Redis getRedis() {

@@ -77,16 +77,16 @@ final class RedisServerInfo {
 		if (this.inFlight == null) {
 			CompletableFuture<Map<String, String>> info = CompletableFuture.supplyAsync(this::read, DAEMON_THREAD);
 			this.inFlight = info;
-			info.whenComplete((answer, ex) -> answered(answer));
+			info.whenComplete((result, ex) -> answered(result));
 			return info;
 		}
 		return this.inFlight;
 	}
 
-	private synchronized void answered(@Nullable Map<String, String> answer) {
+	private synchronized void answered(@Nullable Map<String, String> result) {
 		this.inFlight = null;
-		if (answer != null) {
-			this.answer = answer;
+		if (result != null) {
+			this.answer = result;
 			this.answeredAt = System.nanoTime();
 		}
 	}
