@@ -20,6 +20,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.baton.internal.Durations;
+import dev.baton.internal.Names;
 import dev.baton.internal.ObservationSettings;
 import dev.baton.lock.LockCommands.Released;
 import dev.baton.observation.BatonObservation;
@@ -151,6 +152,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 
 	private void checkName(String name) {
 		Assert.hasText(name, "Lock name must not be blank");
+		Names.requireNoControlCharacters("Lock name", name);
 		Assert.isTrue(name.length() <= this.maxNameLength, () -> "Lock name of " + name.length()
 				+ " characters is longer than the maximum of " + this.maxNameLength + " (baton.lock.max-name-length): '"
 				+ name.substring(0, 64) + "...'");

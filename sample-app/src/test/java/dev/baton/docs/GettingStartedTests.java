@@ -39,7 +39,9 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(classes = ReminderApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.data.redis.url=redis://localhost:1",
 				"management.endpoints.web.exposure.include=health,info,metrics,prometheus,baton",
-				"management.endpoint.health.show-components=always" })
+				"management.endpoint.health.show-components=always",
+				// was inherited from the sample's application.yml, which no longer shows details to everyone
+				"management.endpoint.health.show-details=always" })
 @RedisTest
 @DirtiesContext
 class GettingStartedTests {

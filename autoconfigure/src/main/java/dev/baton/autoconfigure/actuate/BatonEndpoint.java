@@ -5,7 +5,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.BiPredicate;
+import java.util.function.Predicate;
 
+import dev.baton.internal.Names;
 import dev.baton.lock.HeldLock;
 import dev.baton.lock.RedisLockManager;
 import dev.baton.queue.DeadLetter;
@@ -15,12 +17,15 @@ import dev.baton.queue.ScheduledTask;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.context.ApplicationEventPublisher;
 
 /**
  * The {@code baton} actuator endpoint: the application's delay queues with their counts, next
@@ -38,8 +43,14 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * <li>{@code DELETE /actuator/baton/queues/{name}/dead-letters/{id}} purges a dead letter;</li>
  * <li>{@code DELETE /actuator/baton/queues/{name}/tasks/{id}} cancels a waiting task.</li>
  * </ul>
+ * A task id the queue refuses (too long, say) is a bad request (400).
+ *
+ * <p>Access is read-only unless {@code management.endpoint.baton.access=unrestricted}. Even then a
+ * write changes only a queue the {@code writableQueues} predicate accepts (by default those this
+ * application consumes), and every write to a known queue is audited: an
+ * {@link org.springframework.boot.actuate.audit.listener.AuditApplicationEvent} and a log line.
  */
-@Endpoint(id = "baton")
+@Endpoint(id = "baton", defaultAccess = Access.READ_ONLY)
 public class BatonEndpoint {
 
 	/** How many tasks and dead letters a queue read lists unless told otherwise. */
@@ -58,14 +69,23 @@ public class BatonEndpoint {
 
 	private final ObjectProvider<RedisLockManager> lockManager;
 
+	private final Predicate<String> writableQueues;
+
+	private final TaskChangeAudit audit;
+
 	/**
 	 * Create the endpoint.
 	 * @param queues the application's queues
 	 * @param lockManager the lock manager, if any
+	 * @param writableQueues which queues, by name, the write operations may change
+	 * @param events where the audit events of writes are published
 	 */
-	public BatonEndpoint(ObjectProvider<DelayQueue<?>> queues, ObjectProvider<RedisLockManager> lockManager) {
+	public BatonEndpoint(ObjectProvider<DelayQueue<?>> queues, ObjectProvider<RedisLockManager> lockManager,
+			Predicate<String> writableQueues, ApplicationEventPublisher events) {
 		this.queues = queues;
 		this.lockManager = lockManager;
+		this.writableQueues = writableQueues;
+		this.audit = new TaskChangeAudit(events);
 	}
 
 	/**
@@ -110,13 +130,14 @@ public class BatonEndpoint {
 	 * @param kind must be {@code dead-letters}
 	 * @param id the task id
 	 * @param action must be {@code redrive}
+	 * @param security who asks, for the audit
 	 * @return the outcome, or {@code null} if there is no such queue or path
 	 */
 	@WriteOperation
 	public @Nullable TaskChange redrive(@Selector String section, @Selector String name, @Selector String kind,
-			@Selector String id, @Selector String action) {
-		return "redrive".equals(action) ? change(section, name, kind, DEAD_LETTERS, id, "redrive", DelayQueue::redrive)
-				: null;
+			@Selector String id, @Selector String action, SecurityContext security) {
+		return "redrive".equals(action)
+				? change(section, name, kind, DEAD_LETTERS, id, "redrive", DelayQueue::redrive, security) : null;
 	}
 
 	/**
@@ -125,21 +146,55 @@ public class BatonEndpoint {
 	 * @param name the queue name
 	 * @param kind {@code dead-letters} or {@code tasks}
 	 * @param id the task id
+	 * @param security who asks, for the audit
 	 * @return the outcome, or {@code null} if there is no such queue or path
 	 */
 	@DeleteOperation
 	public @Nullable TaskChange delete(@Selector String section, @Selector String name, @Selector String kind,
-			@Selector String id) {
+			@Selector String id, SecurityContext security) {
 		if (TASKS.equals(kind)) {
-			return change(section, name, kind, TASKS, id, "cancel", DelayQueue::cancel);
+			return change(section, name, kind, TASKS, id, "cancel", DelayQueue::cancel, security);
 		}
-		return change(section, name, kind, DEAD_LETTERS, id, "purge", DelayQueue::purgeDeadLetter);
+		return change(section, name, kind, DEAD_LETTERS, id, "purge", DelayQueue::purgeDeadLetter, security);
 	}
 
 	private @Nullable TaskChange change(String section, String name, String kind, String expectedKind, String id,
-			String action, BiPredicate<DelayQueue<?>, String> operation) {
+			String action, BiPredicate<DelayQueue<?>, String> operation, SecurityContext security) {
 		DelayQueue<?> queue = (QUEUES.equals(section) && expectedKind.equals(kind)) ? queuesByName().get(name) : null;
-		return (queue != null) ? new TaskChange(name, id, action, operation.test(queue, id)) : null;
+		if (queue == null) {
+			return null;
+		}
+		// before the audit logs the id, also when the queue is refused: a forged line stays out of the log
+		requireNoControlCharacters(id);
+		if (!this.writableQueues.test(name)) {
+			return this.audit.record(security, new TaskChange(name, id, action, Outcome.REFUSED));
+		}
+		boolean done;
+		try {
+			done = operation.test(queue, id);
+		}
+		catch (IllegalArgumentException ex) {
+			// a malformed id (too long, say) reached nothing in Redis: a bad request, not a write
+			throw invalidId(ex);
+		}
+		catch (RuntimeException ex) {
+			this.audit.record(security, new TaskChange(name, id, action, Outcome.FAILED));
+			throw ex;
+		}
+		return this.audit.record(security, new TaskChange(name, id, action, done ? Outcome.DONE : Outcome.NOT_FOUND));
+	}
+
+	private static void requireNoControlCharacters(String id) {
+		try {
+			Names.requireNoControlCharacters("Task id", id);
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalidId(ex);
+		}
+	}
+
+	private static InvalidEndpointRequestException invalidId(IllegalArgumentException ex) {
+		return new InvalidEndpointRequestException(ex.getMessage(), "Invalid task id");
 	}
 
 	private Map<String, DelayQueue<?>> queuesByName() {
@@ -254,14 +309,32 @@ public class BatonEndpoint {
 	}
 
 	/**
-	 * The outcome of a write or delete operation.
+	 * A write or delete operation and its outcome.
 	 * @param queue the queue name
 	 * @param id the task id
 	 * @param action {@code redrive}, {@code purge} or {@code cancel}
-	 * @param done whether it changed anything: {@code false} if there was no such dead letter, or
-	 * no waiting task of that id (unknown, already in flight, or done)
+	 * @param outcome what came of it
 	 */
-	public record TaskChange(String queue, String id, String action, boolean done) {
+	public record TaskChange(String queue, String id, String action, Outcome outcome) {
+	}
+
+	/**
+	 * What came of a write or delete operation.
+	 */
+	public enum Outcome {
+
+		/** The dead letter or waiting task was changed. */
+		DONE,
+
+		/** There was no such dead letter, or no waiting task of that id (unknown, in flight, or done). */
+		NOT_FOUND,
+
+		/** The queue is not writable: the application does not consume it, nor lists it as writable. */
+		REFUSED,
+
+		/** The operation failed with an exception, e.g. Redis did not answer. */
+		FAILED
+
 	}
 
 }

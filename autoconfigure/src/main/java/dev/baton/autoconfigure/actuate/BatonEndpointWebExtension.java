@@ -3,6 +3,7 @@ package dev.baton.autoconfigure.actuate;
 import dev.baton.autoconfigure.actuate.BatonEndpoint.TaskChange;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
@@ -12,10 +13,12 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 /**
  * HTTP statuses for the {@link BatonEndpoint}'s write and delete operations: 200 with the
  * {@link TaskChange} when it changed something, 404 when the queue, the dead letter or the
- * waiting task does not exist.
+ * waiting task does not exist, 403 when the queue is not writable.
  */
 @EndpointWebExtension(endpoint = BatonEndpoint.class)
 public class BatonEndpointWebExtension {
+
+	private static final int STATUS_FORBIDDEN = 403;
 
 	private final BatonEndpoint endpoint;
 
@@ -34,13 +37,14 @@ public class BatonEndpointWebExtension {
 	 * @param kind must be {@code dead-letters}
 	 * @param id the task id
 	 * @param action must be {@code redrive}
-	 * @return 200 with the change, or 404
-	 * @see BatonEndpoint#redrive(String, String, String, String, String)
+	 * @param security who asks, for the audit
+	 * @return 200 with the change, 403 or 404
+	 * @see BatonEndpoint#redrive(String, String, String, String, String, SecurityContext)
 	 */
 	@WriteOperation
 	public WebEndpointResponse<TaskChange> redrive(@Selector String section, @Selector String name,
-			@Selector String kind, @Selector String id, @Selector String action) {
-		return response(this.endpoint.redrive(section, name, kind, id, action));
+			@Selector String kind, @Selector String id, @Selector String action, SecurityContext security) {
+		return response(this.endpoint.redrive(section, name, kind, id, action, security));
 	}
 
 	/**
@@ -50,21 +54,28 @@ public class BatonEndpointWebExtension {
 	 * @param name the queue name
 	 * @param kind {@code dead-letters} or {@code tasks}
 	 * @param id the task id
-	 * @return 200 with the change, or 404
-	 * @see BatonEndpoint#delete(String, String, String, String)
+	 * @param security who asks, for the audit
+	 * @return 200 with the change, 403 or 404
+	 * @see BatonEndpoint#delete(String, String, String, String, SecurityContext)
 	 */
 	@DeleteOperation
 	public WebEndpointResponse<TaskChange> delete(@Selector String section, @Selector String name,
-			@Selector String kind, @Selector String id) {
-		return response(this.endpoint.delete(section, name, kind, id));
+			@Selector String kind, @Selector String id, SecurityContext security) {
+		return response(this.endpoint.delete(section, name, kind, id, security));
 	}
 
 	private static WebEndpointResponse<TaskChange> response(@Nullable TaskChange change) {
 		if (change == null) {
 			return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
 		}
-		return new WebEndpointResponse<>(change,
-				change.done() ? WebEndpointResponse.STATUS_OK : WebEndpointResponse.STATUS_NOT_FOUND);
+		int status = switch (change.outcome()) {
+			case DONE -> WebEndpointResponse.STATUS_OK;
+			case NOT_FOUND -> WebEndpointResponse.STATUS_NOT_FOUND;
+			case REFUSED -> STATUS_FORBIDDEN;
+			// only audited: the endpoint throws the operation's exception instead of returning it
+			case FAILED -> WebEndpointResponse.STATUS_INTERNAL_SERVER_ERROR;
+		};
+		return new WebEndpointResponse<>(change, status);
 	}
 
 }

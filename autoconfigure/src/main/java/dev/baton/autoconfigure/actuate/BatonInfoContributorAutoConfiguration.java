@@ -8,17 +8,20 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
- * the {@code baton} info contributor: Baton's version and the Redis server's version and mode.
- * Turned off with {@code management.info.baton.enabled=false}.
+ * the {@code baton} info contributor: Baton's version, and the Redis server's version and mode
+ * with {@code management.info.baton.redis.enabled=true}. Turned off with
+ * {@code management.info.baton.enabled=false}.
  */
 @AutoConfiguration(after = DataRedisAutoConfiguration.class)
 @ConditionalOnClass({ InfoContributor.class, RedisConnectionFactory.class })
+@EnableConfigurationProperties(BatonInfoProperties.class)
 public final class BatonInfoContributorAutoConfiguration {
 
 	/** How long the info endpoint waits for Redis before it reports an error instead. */
@@ -29,8 +32,10 @@ public final class BatonInfoContributorAutoConfiguration {
 	@ConditionalOnEnabledInfoContributor("baton")
 	@ConditionalOnMissingBean(name = "batonInfoContributor")
 	@ConditionalOnBean(RedisConnectionFactory.class)
-	InfoContributor batonInfoContributor(RedisConnectionFactory redisConnectionFactory) {
-		return new BatonInfoContributor(redisConnectionFactory, REDIS_TIMEOUT);
+	InfoContributor batonInfoContributor(RedisConnectionFactory redisConnectionFactory,
+			BatonInfoProperties properties) {
+		return new BatonInfoContributor(properties.getRedis().isEnabled()
+				? new RedisServerInfo(redisConnectionFactory, REDIS_TIMEOUT) : null);
 	}
 
 }

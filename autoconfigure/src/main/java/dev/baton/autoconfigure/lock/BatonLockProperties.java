@@ -9,7 +9,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Configuration of Baton's distributed locks.
  */
-@ConfigurationProperties("baton.lock")
+@ConfigurationProperties(prefix = "baton.lock", ignoreUnknownFields = false)
 public class BatonLockProperties {
 
 	/**

@@ -43,7 +43,7 @@ class BatonEndpointAutoConfigurationTests {
 
 	@Test
 	void backsOffWhenUserDefinesBatonEndpoint() {
-		BatonEndpoint own = new BatonEndpoint(emptyProvider(), emptyProvider());
+		BatonEndpoint own = ownEndpoint();
 		this.runner.withPropertyValues("management.endpoints.web.exposure.include=baton")
 			.withBean("ownEndpoint", BatonEndpoint.class, () -> own)
 			.run((context) -> assertThat(context).getBean(BatonEndpoint.class).isSameAs(own));
@@ -53,7 +53,7 @@ class BatonEndpointAutoConfigurationTests {
 	void backsOffWhenUserDefinesBatonEndpointWebExtension() {
 		this.runner.withPropertyValues("management.endpoints.web.exposure.include=baton")
 			.withBean("ownExtension", BatonEndpointWebExtension.class,
-					() -> new BatonEndpointWebExtension(new BatonEndpoint(emptyProvider(), emptyProvider())))
+					() -> new BatonEndpointWebExtension(ownEndpoint()))
 			.run((context) -> assertThat(context).getBeanNames(BatonEndpointWebExtension.class)
 				.containsExactly("ownExtension"));
 	}
@@ -73,6 +73,11 @@ class BatonEndpointAutoConfigurationTests {
 	@Test
 	void createsInfoContributorWithActuator() {
 		this.runner.run((context) -> assertThat(context).hasBean("batonInfoContributor"));
+	}
+
+	private static BatonEndpoint ownEndpoint() {
+		return new BatonEndpoint(emptyProvider(), emptyProvider(), (queue) -> false, (event) -> {
+		});
 	}
 
 	private static <T> ObjectProvider<T> emptyProvider() {

@@ -29,7 +29,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "management.endpoints.web.exposure.include=baton",
+		properties = { "management.endpoints.web.exposure.include=baton", "management.endpoint.baton.access=unrestricted",
+				"management.endpoint.baton.writable-queues=reminders",
 				"baton.queue.queues.reminders.payload-type=dev.baton.autoconfigure.actuate.BatonEndpointHttpTests$Reminder" })
 @RedisTest
 class BatonEndpointHttpTests {
@@ -119,6 +120,16 @@ class BatonEndpointHttpTests {
 	}
 
 	@Test
+	void overlongTaskIdIsABadRequestForEveryWrite() {
+		String id = "x".repeat(300);
+
+		assertThat(send("DELETE", "/actuator/baton/queues/reminders/tasks/" + id).statusCode()).isEqualTo(400);
+		assertThat(send("DELETE", "/actuator/baton/queues/reminders/dead-letters/" + id).statusCode()).isEqualTo(400);
+		assertThat(send("POST", "/actuator/baton/queues/reminders/dead-letters/" + id + "/redrive").statusCode())
+			.isEqualTo(400);
+	}
+
+	@Test
 	void unknownQueueIsNotFoundAndNotCreated() {
 		assertThat(send("GET", "/actuator/baton/queues/nope").statusCode()).isEqualTo(404);
 		assertThat(send("POST", "/actuator/baton/queues/nope/dead-letters/x/redrive").statusCode()).isEqualTo(404);
@@ -137,7 +148,7 @@ class BatonEndpointHttpTests {
 		HttpResponse<String> response = send("POST", "/actuator/baton/queues/reminders/dead-letters/broken/redrive");
 
 		assertThat(response.statusCode()).isEqualTo(200);
-		assertThat(this.json.readTree(response.body()).get("done").asBoolean()).isTrue();
+		assertThat(this.json.readTree(response.body()).get("outcome").asString()).isEqualTo("DONE");
 		assertThat(this.redis.opsForZSet().score(KEYS + "dead", "broken")).isNull();
 		assertThat(this.redis.opsForHash().hasKey(KEYS + "dead-payloads", "broken")).isFalse();
 		assertThat(this.redis.opsForHash().hasKey(KEYS + "tasks", "broken")).isTrue();
@@ -145,6 +156,21 @@ class BatonEndpointHttpTests {
 		List<Delivery<Reminder>> redelivered = this.reminders.poll(1);
 		assertThat(redelivered).extracting(Delivery::id).containsExactly("broken");
 		assertThat(redelivered.get(0).attempt()).isEqualTo(1);
+	}
+
+	/** A cross-site form cannot send it: redrive is a POST that needs Content-Type: application/json. */
+	@Test
+	void redriveWithoutJsonContentTypeIsRefused() {
+		deadLetter("broken", "boom");
+
+		HttpResponse<String> response = send(HttpRequest
+			.newBuilder(URI.create("http://localhost:" + this.port
+					+ "/actuator/baton/queues/reminders/dead-letters/broken/redrive"))
+			.POST(HttpRequest.BodyPublishers.noBody())
+			.build());
+
+		assertThat(response.statusCode()).isEqualTo(415);
+		assertThat(this.redis.opsForZSet().score(KEYS + "dead", "broken")).isNotNull();
 	}
 
 	@Test
@@ -177,7 +203,7 @@ class BatonEndpointHttpTests {
 		assertThat(this.redis.opsForHash().hasKey(KEYS + "meta", "waiting")).isFalse();
 		assertThat(this.redis.opsForZSet().size(KEYS + "due")).isZero();
 		assertThat(inFlight.statusCode()).isEqualTo(404);
-		assertThat(this.json.readTree(inFlight.body()).get("done").asBoolean()).isFalse();
+		assertThat(this.json.readTree(inFlight.body()).get("outcome").asString()).isEqualTo("NOT_FOUND");
 		assertThat(this.redis.opsForHash().hasKey(KEYS + "tasks", "claimed")).isTrue();
 		assertThat(this.redis.opsForZSet().score(KEYS + "inflight", "claimed")).isNotNull();
 	}
@@ -190,9 +216,13 @@ class BatonEndpointHttpTests {
 	}
 
 	private HttpResponse<String> send(String method, String path) {
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
+		return send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
 			.method(method, HttpRequest.BodyPublishers.noBody())
-			.build();
+			.header("Content-Type", "application/json")
+			.build());
+	}
+
+	private HttpResponse<String> send(HttpRequest request) {
 		try {
 			return this.http.send(request, HttpResponse.BodyHandlers.ofString());
 		}

@@ -2,7 +2,12 @@ package dev.baton.autoconfigure.actuate;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import dev.baton.test.RedisServer;
 import dev.baton.test.RedisServers;
@@ -25,26 +30,87 @@ import static org.assertj.core.api.InstanceOfAssertFactories.MAP;
 @RedisTest
 class BatonInfoContributorAutoConfigurationTests {
 
+	private static final String REDIS_ENABLED = "management.info.baton.redis.enabled=true";
+
 	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
 			AutoConfigurations.of(DataRedisAutoConfiguration.class, BatonInfoContributorAutoConfiguration.class));
 
 	@Test
-	void reportsBatonVersionAndRedisServerVersionAndMode(RedisServer server) {
+	void reportsBatonVersionOnlyByDefault(RedisServer server) {
 		this.runner.withPropertyValues(redis(server)).run((context) -> {
 			Map<String, Object> baton = baton(context);
 
 			assertThat((String) baton.get("version")).matches("\\d+\\.\\d+\\.\\d+(-SNAPSHOT)?");
+			assertThat(baton).containsOnlyKeys("version");
+		});
+	}
+
+	@Test
+	void reportsRedisServerVersionAndModeWhenEnabled(RedisServer server) {
+		this.runner.withPropertyValues(redis(server)).withPropertyValues(REDIS_ENABLED).run((context) -> {
+			Map<String, Object> baton = baton(context);
+
+			assertThat(baton.get("version")).isNotNull();
 			assertThat(baton.get("redis")).isEqualTo(Map.of("version", server.version(), "mode", "standalone"));
 		});
+	}
+
+	@Test
+	void servesTheCachedAnswerWhileRedisDoesNotAnswer() {
+		RedisServer server = RedisServers.startLocal();
+		try {
+			this.runner.withPropertyValues(redis(server)).withPropertyValues(REDIS_ENABLED).run((context) -> {
+				Object answer = baton(context).get("redis");
+				assertThat(answer).asInstanceOf(MAP).containsKey("version");
+				pauseClients(context.getBean(RedisConnectionFactory.class), Duration.ofSeconds(3));
+
+				long start = System.nanoTime();
+				assertThat(baton(context).get("redis")).isEqualTo(answer);
+				assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(500));
+			});
+		}
+		finally {
+			server.close();
+		}
+	}
+
+	/** 300 requests with Redis paused once started 300 threads; now they share one INFO. */
+	@Test
+	void asksAtMostOneInfoAtATimeWhileRedisDoesNotAnswer() {
+		RedisServer server = RedisServers.startLocal();
+		try {
+			this.runner.withPropertyValues(redis(server)).withPropertyValues(REDIS_ENABLED).run((context) -> {
+				openConnection(context);
+				pauseClients(context.getBean(RedisConnectionFactory.class), Duration.ofSeconds(4));
+				ExecutorService requests = Executors.newFixedThreadPool(20);
+				try {
+					List<Future<Map<String, Object>>> answers = new ArrayList<>();
+					for (int i = 0; i < 20; i++) {
+						answers.add(requests.submit(() -> baton(context)));
+					}
+					for (Future<Map<String, Object>> answer : answers) {
+						assertThat(answer.get().get("redis")).asInstanceOf(MAP).containsOnlyKeys("error");
+					}
+					assertThat(Thread.getAllStackTraces().keySet())
+						.filteredOn((thread) -> thread.getName().startsWith("baton-info"))
+						.hasSizeLessThanOrEqualTo(1);
+				}
+				finally {
+					requests.shutdownNow();
+				}
+			});
+		}
+		finally {
+			server.close();
+		}
 	}
 
 	@Test
 	void reportsAnErrorWithinOneSecondWhenRedisDoesNotAnswer() {
 		RedisServer server = RedisServers.startLocal();
 		try {
-			this.runner.withPropertyValues(redis(server)).run((context) -> {
-				// the application's connection is open before Redis stops answering
-				assertThat(baton(context).get("redis")).asInstanceOf(MAP).containsKey("version");
+			this.runner.withPropertyValues(redis(server)).withPropertyValues(REDIS_ENABLED).run((context) -> {
+				openConnection(context);
 				pauseClients(context.getBean(RedisConnectionFactory.class), Duration.ofSeconds(4));
 
 				long start = System.nanoTime();
@@ -62,16 +128,17 @@ class BatonInfoContributorAutoConfigurationTests {
 		}
 	}
 
+	/** The exception's message would name the host and port: the answer says only what failed. */
 	@Test
-	void reportsTheErrorWhenRedisIsDown() {
+	void reportsAGenericErrorWhenRedisIsDown() {
 		RedisServer server = RedisServers.startLocal();
 		server.close();
-		this.runner.withPropertyValues(redis(server)).run((context) -> {
+		this.runner.withPropertyValues(redis(server)).withPropertyValues(REDIS_ENABLED).run((context) -> {
 			long start = System.nanoTime();
 			Map<String, Object> baton = baton(context);
 
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
-			assertThat(baton.get("redis")).asInstanceOf(MAP).containsOnlyKeys("error");
+			assertThat(baton.get("redis")).isEqualTo(Map.of("error", "Redis INFO server failed"));
 		});
 	}
 
@@ -87,6 +154,11 @@ class BatonInfoContributorAutoConfigurationTests {
 	void backsOffWhenDisabled(RedisServer server) {
 		this.runner.withPropertyValues(redis(server)).withPropertyValues("management.info.baton.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean("batonInfoContributor"));
+	}
+
+	/** The application's connection is open before Redis stops answering. */
+	private static void openConnection(AssertableApplicationContext context) {
+		new StringRedisTemplate(context.getBean(RedisConnectionFactory.class)).hasKey("any");
 	}
 
 	@SuppressWarnings("unchecked")

@@ -3,6 +3,7 @@ package dev.baton.queue.redis;
 import java.time.Duration;
 import java.time.Instant;
 
+import dev.baton.internal.Names;
 import dev.baton.queue.DelayQueue;
 import org.jspecify.annotations.Nullable;
 
@@ -11,6 +12,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class Validate {
 
+	/** The longest task id, and queue name, accepted. */
 	static final int MAX_ID_LENGTH = 256;
 
 	private Validate() {
@@ -20,6 +22,11 @@ final class Validate {
 		if (name == null || name.isBlank()) {
 			throw new IllegalArgumentException("Queue name must not be blank");
 		}
+		if (name.length() > MAX_ID_LENGTH) {
+			throw new IllegalArgumentException(
+					"Queue name must be at most " + MAX_ID_LENGTH + " characters, was " + name.length());
+		}
+		Names.requireNoControlCharacters("Queue name", name);
 		if (name.indexOf('{') >= 0 || name.indexOf('}') >= 0) {
 			throw new IllegalArgumentException(
 					"Queue name '" + name + "' must not contain '{' or '}' (they delimit the Redis hash tag)");
@@ -35,6 +42,7 @@ final class Validate {
 			throw new IllegalArgumentException(
 					"Task id must be at most " + MAX_ID_LENGTH + " characters, was " + id.length());
 		}
+		Names.requireNoControlCharacters("Task id", id);
 		int lone = loneSurrogate(id);
 		if (lone >= 0) {
 			// Encoded as UTF-8, a lone surrogate becomes '?': distinct ids would name one task.
