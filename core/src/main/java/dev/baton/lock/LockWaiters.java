@@ -1,11 +1,9 @@
 package dev.baton.lock;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -14,8 +12,6 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.baton.lock.LockCommands.Released;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.Message;
@@ -23,7 +19,6 @@ import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.listener.ChannelTopic;
-import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
  * Where the threads of this JVM wait for locks. Waiters of one lock share a room: one
@@ -52,24 +47,15 @@ final class LockWaiters implements AutoCloseable {
 	/** Cap of one wait for a release, so that a waiter refreshes its waiting marker. */
 	static final long MAX_WAIT_STEP_MILLIS = 30_000;
 
-	private static final Log logger = LogFactory.getLog(LockWaiters.class);
-
 	/** How long a new room waits for Redis to confirm its subscription before it goes on anyway. */
 	private static final long SUBSCRIBE_TIMEOUT_MILLIS = 1000;
 
-	private final RedisMessageListenerContainer container = new RedisMessageListenerContainer();
+	private final ReleaseSubscriptions subscriptions;
 
+	/** The rooms in use; entering and leaving one is atomic per channel ({@link Map#compute}). */
 	private final Map<String, Room> rooms = new ConcurrentHashMap<>();
 
-	/** Orders entering and leaving the rooms of each channel; see {@link #gate}. */
-	private final Map<String, Gate> gates = new ConcurrentHashMap<>();
-
 	private final LockCommands commands;
-
-	private final Anchor anchor = new Anchor();
-
-	/** Whether the subscription is up: Redis confirmed the anchor channel. */
-	private volatile boolean listening;
 
 	/** How this JVM's owner ids begin, which tells its own release messages from other instances'. */
 	private final byte[] ownerPrefix;
@@ -77,88 +63,8 @@ final class LockWaiters implements AutoCloseable {
 	LockWaiters(RedisConnectionFactory connectionFactory, LockCommands commands, String ownerPrefix) {
 		this.commands = commands;
 		this.ownerPrefix = ownerPrefix.getBytes(StandardCharsets.UTF_8);
-		this.container.setConnectionFactory(connectionFactory);
-		// Listeners only signal a condition: no need for a thread per message.
-		this.container.setTaskExecutor(Runnable::run);
-		this.container.setBeanName("baton-lock-waiters");
-		// The subscription closes for good when its last channel is unsubscribed, which fails rooms
-		// that subscribe at that moment; one channel that nobody publishes on keeps it open.
-		this.container.setMessageListeners(Map.of(this.anchor, List.of(ChannelTopic.of("baton:lock:waiters-anchor"))));
-		this.container.afterPropertiesSet();
-	}
-
-	/**
-	 * Starts the subscription when the first waiter needs it, not at construction, so that the
-	 * application starts while Redis is down, and waits until Redis confirms it: rooms added while
-	 * the container still starts could miss their channel. A start that failed is tried again by
-	 * the next waiter.
-	 * @throws LockUnavailableException if Redis does not confirm the subscription within the lock
-	 * command timeout
-	 */
-	private void listen(String channel) {
-		if (this.listening) {
-			return;
-		}
-		synchronized (this.anchor) {
-			if (this.listening) {
-				return;
-			}
-			CountDownLatch subscribed = this.anchor.expectSubscription();
-			try {
-				withInterruptSetAside(this.container::start);
-				if (!awaitUninterruptibly(subscribed, this.commands.timeout())) {
-					throw new IllegalStateException(
-							"no confirmation within " + this.commands.timeout().toMillis() + " ms");
-				}
-				this.listening = true;
-			}
-			catch (RuntimeException ex) {
-				this.container.stop();
-				throw new LockUnavailableException("Redis did not subscribe to the release channel " + channel + ": "
-						+ ex.getMessage(), ex);
-			}
-		}
-	}
-
-	private static boolean awaitUninterruptibly(CountDownLatch latch, Duration timeout) {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		boolean interrupted = false;
-		try {
-			while (true) {
-				try {
-					return latch.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-				}
-				catch (InterruptedException ex) {
-					interrupted = true;
-				}
-			}
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
-	}
-
-	/** The channel that keeps the subscription open, and tells when Redis confirmed it. */
-	private static final class Anchor implements MessageListener, SubscriptionListener {
-
-		private volatile CountDownLatch subscribed = new CountDownLatch(1);
-
-		CountDownLatch expectSubscription() {
-			this.subscribed = new CountDownLatch(1);
-			return this.subscribed;
-		}
-
-		@Override
-		public void onMessage(Message message, byte @Nullable [] pattern) {
-		}
-
-		@Override
-		public void onChannelSubscribed(byte[] channel, long count) {
-			this.subscribed.countDown();
-		}
-
+		this.subscriptions = new ReleaseSubscriptions(connectionFactory, "baton:lock:waiters-anchor",
+				commands.timeout());
 	}
 
 	/** One waiter's attempts to take the lock. */
@@ -249,120 +155,45 @@ final class LockWaiters implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Enters the room of a channel; the first to enter a room subscribes to its channel.
+	 * @throws LockUnavailableException if Redis does not confirm the subscription in time
+	 */
 	private Room enter(String channel) {
-		listen(channel);
-		Gate gate = gate(channel);
-		try {
-			Room room = this.rooms.get(channel);
-			if (room == null) {
-				room = new Room(channel);
-				subscribe(room);
-				this.rooms.put(channel, room);
-			}
-			room.users++;
-			return room;
-		}
-		finally {
-			leaveGate(channel, gate);
-		}
-	}
-
-	/** Adds a new room's listener; a failed subscription leaves no listener behind. */
-	private void subscribe(Room room) {
-		try {
-			withInterruptSetAside(() -> this.container.addMessageListener(room, room.channel));
-		}
-		catch (RuntimeException ex) {
-			try {
-				withInterruptSetAside(() -> this.container.removeMessageListener(room, room.channel));
-			}
-			catch (RuntimeException cleanup) {
-				ex.addSuppressed(cleanup);
-			}
-			throw new LockUnavailableException(
-					"Redis did not subscribe to the release channel " + room.channel.getTopic() + ": " + ex.getMessage(),
-					ex);
-		}
-	}
-
-	/**
-	 * Leaves a room, and unsubscribes from its channel when it was the last one in it. That may
-	 * fail without failing the caller, who may hold the lock by now: a channel left subscribed only
-	 * delivers messages that nobody listens to.
-	 */
-	private void leave(Room room) {
-		String channel = room.channel.getTopic();
-		Gate gate = gate(channel);
-		try {
-			if (--room.users == 0) {
-				this.rooms.remove(channel);
-				withInterruptSetAside(() -> this.container.removeMessageListener(room, room.channel));
-			}
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not unsubscribe from the release channel " + channel + ": " + ex.getMessage());
-		}
-		finally {
-			leaveGate(channel, gate);
-		}
-	}
-
-	/**
-	 * Runs a call on the subscription with the thread's interrupt set aside, and restores it after:
-	 * Lettuce fails a blocking pub/sub command on an interrupted thread, which would fail an
-	 * acquisition that defers interrupts, or lose a lease that a waiter already took.
-	 */
-	private static void withInterruptSetAside(Runnable call) {
-		boolean interrupted = Thread.interrupted();
-		try {
-			call.run();
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
-	}
-
-	/**
-	 * Passes the gate of a channel, which orders entering and leaving its rooms: the container
-	 * must see the old room's listener removed before the next room's is added, or the channel
-	 * could end up unsubscribed under the next room. One gate per channel in use, so that a
-	 * subscription that waits for Redis holds up only the waiters of that lock.
-	 */
-	private Gate gate(String channel) {
-		Gate gate = this.gates.compute(channel, (key, existing) -> {
-			Gate used = (existing != null) ? existing : new Gate();
-			used.users++;
-			return used;
+		Room[] created = new Room[1];
+		Room room = this.rooms.compute(channel, (key, existing) -> {
+			Room entered = (existing != null) ? existing : (created[0] = new Room(channel));
+			entered.users++;
+			return entered;
 		});
-		gate.lock.lock();
-		return gate;
+		if (created[0] != null) {
+			try {
+				this.subscriptions.subscribe(room, room.channel);
+			}
+			catch (RuntimeException ex) {
+				leave(room);
+				throw ex;
+			}
+		}
+		return room;
 	}
 
-	private void leaveGate(String channel, Gate gate) {
-		gate.lock.unlock();
-		this.gates.compute(channel, (key, existing) -> (--gate.users == 0) ? null : gate);
+	/** Leaves a room; the last to leave unsubscribes from its channel, without waiting for it. */
+	private void leave(Room room) {
+		boolean[] last = new boolean[1];
+		this.rooms.compute(room.channel.getTopic(), (key, existing) -> {
+			last[0] = --room.users == 0;
+			return last[0] ? null : existing;
+		});
+		if (last[0]) {
+			this.subscriptions.unsubscribe(room, room.channel);
+		}
 	}
 
-	/** A channel's gate and how many threads use it; {@code users} is guarded by the gates map. */
-	private static final class Gate {
-
-		private final ReentrantLock lock = new ReentrantLock();
-
-		private int users;
-
-	}
 
 	@Override
 	public void close() {
-		this.container.stop();
-		try {
-			this.container.destroy();
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException("Could not close the lock waiters' subscription", ex);
-		}
+		this.subscriptions.close();
 	}
 
 	private static long millisToNanos(long millis) {
@@ -488,7 +319,7 @@ final class LockWaiters implements AutoCloseable {
 
 		private long standingBackUntil;
 
-		/** Guarded by the channel's gate. */
+		/** Guarded by the rooms map's {@code compute} of this channel. */
 		private int users;
 
 		Room(String channel) {

@@ -194,6 +194,39 @@ class RedisLockNetworkFaultTests {
 	}
 
 	@Test
+	void aWaiterWhoseWaitRanOutDoesNotWaitForItsUnsubscribe() throws Exception {
+		RedisLockManager waiter = holder();
+		otherInstance().tryAcquire("doc:1", Duration.ZERO).orElseThrow();
+		CompletableFuture<Optional<LockLease>> waiting = CompletableFuture
+			.supplyAsync(() -> waiter.tryAcquire("doc:1", Duration.ofSeconds(1)));
+		await().until(() -> this.redis.hasKey("baton:lock:{doc:1}:waiting"));
+		this.servers.proxy().blackHole();
+
+		long start = System.nanoTime();
+		assertThat(waiting.get(10, TimeUnit.SECONDS)).isEmpty();
+		// The wait's end, and no unsubscribe on the caller's path (Lettuce's own timeout here is 60 s).
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+	}
+
+	@Test
+	void aWaiterThatCannotSubscribeFailsWithinTheCommandTimeout() throws Exception {
+		RedisLockManager waiter = holder();
+		RedisLockManager other = otherInstance();
+		other.tryAcquire("doc:2", Duration.ZERO).orElseThrow();
+		other.tryAcquire("doc:3", Duration.ZERO).orElseThrow();
+		// The subscription is up: a waiter of a new lock only adds its channel.
+		assertThat(waiter.tryAcquire("doc:2", Duration.ofMillis(100))).isEmpty();
+		// Commands flow; the subscription's connection does not.
+		this.servers.proxy().blackHoleSubscribers();
+
+		long start = System.nanoTime();
+		assertThatExceptionOfType(LockUnavailableException.class)
+			.isThrownBy(() -> waiter.tryAcquire("doc:3", Duration.ofSeconds(5)))
+			.withMessageContaining("doc:3");
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+	}
+
+	@Test
 	void renewalFailureIsForgottenOnceNoLeaseIsLeftToRenew() {
 		RedisLockManager holder = holder();
 		holder.tryAcquire("settlement:2", Duration.ZERO).orElseThrow();

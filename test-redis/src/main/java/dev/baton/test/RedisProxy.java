@@ -8,7 +8,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -121,6 +123,14 @@ public final class RedisProxy implements AutoCloseable {
 	}
 
 	/**
+	 * Black-holes the connections open now that subscribed to a channel (pub/sub), as
+	 * {@link #blackHole()} does, until {@link #heal()}; every other connection forwards as before.
+	 */
+	public void blackHoleSubscribers() {
+		this.links.stream().filter((link) -> link.subscriber).forEach((link) -> link.blackHoled = true);
+	}
+
+	/**
 	 * Forwards the next request that a client sends to the server, then drops the server's reply
 	 * to it and closes that connection: the command ran, but the client never learns its outcome.
 	 * A client that re-sends unanswered commands after reconnecting (Lettuce does) runs it twice.
@@ -136,6 +146,7 @@ public final class RedisProxy implements AutoCloseable {
 	public void heal() {
 		this.latencyNanos = 0;
 		this.mode = Mode.FORWARD;
+		this.links.forEach((link) -> link.blackHoled = false);
 		this.links.stream().filter((link) -> link.lostBytes).forEach(Link::close);
 	}
 
@@ -173,6 +184,17 @@ public final class RedisProxy implements AutoCloseable {
 		}
 	}
 
+	private static final byte[] SUBSCRIBE = "SUBSCRIBE".getBytes(StandardCharsets.US_ASCII);
+
+	private static boolean contains(byte[] buffer, int length, byte[] part) {
+		for (int i = 0; i + part.length <= length; i++) {
+			if (Arrays.equals(buffer, i, i + part.length, part, 0, part.length)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	private static Thread daemon(Runnable task, String name) {
 		Thread thread = new Thread(task, name);
 		thread.setDaemon(true);
@@ -203,6 +225,12 @@ public final class RedisProxy implements AutoCloseable {
 
 		private volatile boolean lostBytes;
 
+		/** Whether the client sent a SUBSCRIBE on this link: a pub/sub connection. */
+		private volatile boolean subscriber;
+
+		/** Whether this link alone forwards nothing, until healed. */
+		private volatile boolean blackHoled;
+
 		/** Whether this link forwarded the request whose reply is to be dropped. */
 		private volatile boolean resetOnReply;
 
@@ -225,7 +253,7 @@ public final class RedisProxy implements AutoCloseable {
 			try {
 				int read;
 				while ((read = in.read(buffer)) >= 0) {
-					if (RedisProxy.this.mode != Mode.FORWARD) {
+					if (RedisProxy.this.mode != Mode.FORWARD || this.blackHoled) {
 						this.lostBytes = true;
 						continue;
 					}
@@ -235,6 +263,9 @@ public final class RedisProxy implements AutoCloseable {
 					long latency = RedisProxy.this.latencyNanos;
 					if (latency > 0) {
 						TimeUnit.NANOSECONDS.sleep(latency);
+					}
+					if (requests && !this.subscriber && contains(buffer, read, SUBSCRIBE)) {
+						this.subscriber = true;
 					}
 					if (requests && RedisProxy.this.resetArmed.compareAndSet(true, false)) {
 						this.resetOnReply = true;
