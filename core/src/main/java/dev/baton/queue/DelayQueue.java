@@ -28,6 +28,13 @@ public interface DelayQueue<T> {
 	/** The latest due time accepted, the end of the year 9999; a later one is an {@link IllegalArgumentException}. */
 	Instant MAX_DUE_AT = Instant.parse("9999-12-31T23:59:59.999Z");
 
+	/**
+	 * The longest visibility timeout accepted, 12 hours, for a claim or an extension; a longer one
+	 * is an {@link IllegalArgumentException}. A delivery whose consumer died comes back at the
+	 * latest this long after its last extension.
+	 */
+	Duration MAX_VISIBILITY_TIMEOUT = Duration.ofHours(12);
+
 	/** The queue name. */
 	String name();
 

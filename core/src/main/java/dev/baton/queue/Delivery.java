@@ -60,7 +60,8 @@ public interface Delivery<T> {
 
 	/**
 	 * Keep the task invisible to other consumers for {@code timeout} from now (Redis time).
-	 * @param timeout the new visibility timeout, positive
+	 * @param timeout the new visibility timeout, positive, at most
+	 * {@link DelayQueue#MAX_VISIBILITY_TIMEOUT}
 	 * @return {@code false} if this delivery is stale
 	 */
 	boolean extendVisibility(Duration timeout);

@@ -11,6 +11,7 @@ import dev.baton.queue.redis.RedisDelayQueues;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration properties of delay queues and their {@code @DelayedTask} handlers.
@@ -61,6 +62,12 @@ public class BatonQueueProperties {
 	 * 'prefetch' tasks ahead whatever the handler's speed.
 	 */
 	private Duration claimAhead = Duration.ofMillis(100);
+
+	/**
+	 * Largest payload a queue accepts, as JSON in UTF-8; a larger one is refused with an
+	 * IllegalArgumentException before anything is written. The same for every queue.
+	 */
+	private DataSize maxPayloadSize = DataSize.ofMegabytes(1);
 
 	/** Settings of individual queues, by queue name, overriding the ones above. */
 	private Map<String, Queue> queues = new LinkedHashMap<>();
@@ -156,6 +163,14 @@ public class BatonQueueProperties {
 
 	public void setClaimAhead(Duration claimAhead) {
 		this.claimAhead = claimAhead;
+	}
+
+	public DataSize getMaxPayloadSize() {
+		return this.maxPayloadSize;
+	}
+
+	public void setMaxPayloadSize(DataSize maxPayloadSize) {
+		this.maxPayloadSize = maxPayloadSize;
 	}
 
 	public Map<String, Queue> getQueues() {

@@ -37,6 +37,7 @@ import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 @RedisTest
@@ -198,6 +199,26 @@ class BatonQueueAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.hasStackTraceContaining("baton.queue.batch-size must be at least 1, was 0"));
+	}
+
+	@Test
+	void failsAtStartupForAVisibilityTimeoutBeyondTheLimit(RedisServer server) {
+		redis(server).withBean(OrderHandler.class)
+			.withPropertyValues("baton.queue.queues.orders.visibility-timeout=13h")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("baton.queue.queues.orders.visibility-timeout must be at most 12h, was PT13H"));
+	}
+
+	@Test
+	void maxPayloadSizeLimitsWhatQueuesAccept(RedisServer server) {
+		redis(server).withPropertyValues("baton.queue.max-payload-size=100B").run((context) -> {
+			DelayQueue<Order> orders = context.getBean(DelayQueues.class).get("sized", Order.class);
+			assertThat(orders.schedule(new Order("x".repeat(76), 1), Duration.ofHours(1))).isNotBlank();
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> orders.schedule(new Order("x".repeat(77), 1), Duration.ofHours(1)))
+				.withMessageContaining("101 bytes as JSON, more than the 100");
+		});
 	}
 
 	@Test

@@ -22,7 +22,8 @@ public interface ConsumableQueue<T> extends DelayQueue<T> {
 	 * Claim up to {@code max} due tasks in one round trip, requeueing expired in-flight tasks
 	 * first. Tasks whose payload cannot be read are dead-lettered, not returned.
 	 * @param max the maximum number of tasks to claim, positive
-	 * @param visibilityTimeout how long the claimed tasks stay invisible to other consumers
+	 * @param visibilityTimeout how long the claimed tasks stay invisible to other consumers, at most
+	 * {@link DelayQueue#MAX_VISIBILITY_TIMEOUT}
 	 * @return the deliveries and when to claim again
 	 */
 	Claim<T> claim(int max, Duration visibilityTimeout);
@@ -30,7 +31,7 @@ public interface ConsumableQueue<T> extends DelayQueue<T> {
 	/**
 	 * Extend the visibility of many deliveries in one round trip; stale ones are skipped.
 	 * @param deliveries deliveries of this queue
-	 * @param visibilityTimeout the new timeout, from now
+	 * @param visibilityTimeout the new timeout, from now, at most {@link DelayQueue#MAX_VISIBILITY_TIMEOUT}
 	 */
 	void extendVisibility(Collection<? extends Delivery<T>> deliveries, Duration visibilityTimeout);
 

@@ -2,13 +2,16 @@ package dev.baton.queue.listener;
 
 import java.time.Duration;
 
+import dev.baton.queue.DelayQueue;
+
 /**
  * How a container consumes one queue, from configuration (defaults or per queue); annotation
  * attributes override some of these in {@link DelayedTaskEndpoint}.
  *
  * @param maxAttempts deliveries before a task is dead-lettered
  * @param backoff the delay between attempts
- * @param visibilityTimeout how long a claimed task stays invisible to other consumers
+ * @param visibilityTimeout how long a claimed task stays invisible to other consumers, at most
+ * {@link DelayQueue#MAX_VISIBILITY_TIMEOUT}
  * @param batchSize the most tasks claimed in one round trip
  * @param prefetch the most claimed tasks that may wait for a free handler, beyond the concurrency
  * @param claimAhead how soon a task claimed ahead must be expected to start, judged by the
@@ -37,6 +40,8 @@ public record ListenerSettings(int maxAttempts, BackoffPolicy backoff, Duration 
 		check(maxAttempts >= 1, "max-attempts", "must be at least 1, was " + maxAttempts);
 		check(visibilityTimeout.toMillis() >= 1, "visibility-timeout",
 				"must be at least 1ms (Redis keeps it in milliseconds), was " + visibilityTimeout);
+		check(visibilityTimeout.compareTo(DelayQueue.MAX_VISIBILITY_TIMEOUT) <= 0, "visibility-timeout",
+				"must be at most " + DelayQueue.MAX_VISIBILITY_TIMEOUT.toHours() + "h, was " + visibilityTimeout);
 		check(batchSize >= 1, "batch-size", "must be at least 1, was " + batchSize);
 		check(prefetch >= 0 && prefetch <= MAX_CAPACITY, "prefetch",
 				"must be between 0 and " + MAX_CAPACITY + ", was " + prefetch);

@@ -129,7 +129,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private boolean scheduleOne(String mode, String id, T payload, String time) {
 		String checkedId = Validate.id(id);
-		String json = this.codec.write(Validate.payload(payload));
+		String json = this.codec.write(checkedId, Validate.payload(payload));
 		List<Object> reply = observeScheduling(List.of(checkedId), (trace) -> call(QueueScript.SCHEDULE,
 				"schedule task '" + checkedId + "'", this.partitions.forId(checkedId).forSchedule(),
 				List.of(mode, trace, checkedId, json, time)));
@@ -152,7 +152,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			String id = (task.id() != null) ? Validate.id(task.id()) : UUID.randomUUID().toString();
 			ids.add(id);
 			triples.add(id);
-			triples.add(this.codec.write(Validate.payload(task.payload())));
+			triples.add(this.codec.write(id, Validate.payload(task.payload())));
 			triples.add(Validate.delayMillis(task.delay()));
 		}
 		return observeScheduling(ids, (trace) -> scheduleInBatches(ids, triples, trace));

@@ -35,6 +35,9 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	/** Most partitions of one queue: a claim sends a script to each. */
 	public static final int MAX_PARTITIONS = 1024;
 
+	/** The default of {@link Builder#maxPayloadSize(int)}: 1 MiB of JSON. */
+	public static final int DEFAULT_MAX_PAYLOAD_SIZE = 1024 * 1024;
+
 	private final JsonMapper jsonMapper;
 
 	private final String keyPrefix;
@@ -61,6 +64,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 	private final ToIntFunction<String> partitions;
 
+	private final int maxPayloadSize;
+
 	private RedisDelayQueues(Builder builder) {
 		this.jsonMapper = builder.jsonMapper;
 		this.keyPrefix = builder.keyPrefix;
@@ -74,6 +79,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		this.deadLetterRetention = builder.deadLetterRetention;
 		this.strictPayloads = builder.strictPayloads;
 		this.partitions = builder.partitions;
+		this.maxPayloadSize = builder.maxPayloadSize;
 		this.wakeChannels = new WakeChannels(builder.connectionFactory);
 		this.timedScripts = new TimedScripts(builder.connectionFactory, builder.commandTimeout,
 				RedisSystemException::new);
@@ -121,7 +127,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	private <T> RedisDelayQueue<T> create(String name, Class<T> payloadType, QueueMetrics metrics,
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
 		return new RedisDelayQueue<>(name, new QueuePartitions(this.keyPrefix, name, this.partitions.applyAsInt(name)),
-				new PayloadCodec<>(this.jsonMapper, payloadType, this.strictPayloads.test(name)), this.visibilityTimeout,
+				new PayloadCodec<>(this.jsonMapper, payloadType, this.strictPayloads.test(name), this.maxPayloadSize), this.visibilityTimeout,
 				this.deadLetterRetention.apply(name), this.wakeChannels, this.timedScripts, metrics, observations);
 	}
 
@@ -163,6 +169,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 		private ToIntFunction<String> partitions = (name) -> 1;
 
+		private int maxPayloadSize = DEFAULT_MAX_PAYLOAD_SIZE;
+
 		private Builder(RedisConnectionFactory connectionFactory, JsonMapper jsonMapper) {
 			if (connectionFactory == null || jsonMapper == null) {
 				throw new IllegalArgumentException("Connection factory and JSON mapper must not be null");
@@ -188,7 +196,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		/**
 		 * Set how long a task {@linkplain DelayQueue#poll(int) polled} by a consumer stays
 		 * invisible to others before it is delivered again. The default is 30 seconds.
-		 * @param visibilityTimeout the visibility timeout, positive
+		 * @param visibilityTimeout the visibility timeout, positive, at most
+		 * {@link DelayQueue#MAX_VISIBILITY_TIMEOUT}
 		 * @return this builder
 		 */
 		public Builder visibilityTimeout(Duration visibilityTimeout) {
@@ -296,6 +305,22 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		 */
 		public Builder partitions(ToIntFunction<String> partitions) {
 			this.partitions = partitions;
+			return this;
+		}
+
+		/**
+		 * Set the largest payload a queue accepts, in bytes of its JSON (UTF-8): a larger one is
+		 * refused with an {@link IllegalArgumentException} before anything is written. Redis holds
+		 * every waiting payload in memory, and each claim carries the payloads of its tasks. The
+		 * default is {@value #DEFAULT_MAX_PAYLOAD_SIZE} bytes.
+		 * @param maxPayloadSize the most bytes, positive
+		 * @return this builder
+		 */
+		public Builder maxPayloadSize(int maxPayloadSize) {
+			if (maxPayloadSize < 1) {
+				throw new IllegalArgumentException("Max payload size must be at least 1 byte, was " + maxPayloadSize);
+			}
+			this.maxPayloadSize = maxPayloadSize;
 			return this;
 		}
 

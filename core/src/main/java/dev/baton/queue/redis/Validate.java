@@ -108,6 +108,10 @@ final class Validate {
 			throw new IllegalArgumentException(
 					"Visibility timeout must be at least 1ms (Redis keeps it in milliseconds), was " + timeout);
 		}
+		if (timeout.compareTo(DelayQueue.MAX_VISIBILITY_TIMEOUT) > 0) {
+			throw new IllegalArgumentException("Visibility timeout must be at most "
+					+ DelayQueue.MAX_VISIBILITY_TIMEOUT.toHours() + "h (DelayQueue.MAX_VISIBILITY_TIMEOUT), was " + timeout);
+		}
 		return Long.toString(timeout.toMillis());
 	}
 
