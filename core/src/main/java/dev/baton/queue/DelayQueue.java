@@ -35,6 +35,13 @@ public interface DelayQueue<T> {
 	 */
 	Duration MAX_VISIBILITY_TIMEOUT = Duration.ofHours(12);
 
+	/**
+	 * The most tasks or dead letters one {@link #peek(int)} or {@link #deadLetters(int)} returns,
+	 * 1,000; a larger limit is an {@link IllegalArgumentException}. Each reads about as many
+	 * payloads as it returns, whatever the number of partitions.
+	 */
+	int MAX_PEEK = 1000;
+
 	/** The queue name. */
 	String name();
 

@@ -292,44 +292,70 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		if (reply.isEmpty()) {
 			return Optional.empty();
 		}
-		String payload = (String) reply.get(0);
-		TaskMeta meta = TaskMeta.parse((String) reply.get(1));
-		return Optional.of(new ScheduledTask<>(id, readForView(id, payload), meta.dueAt(), meta.scheduledAt(),
-				"1".equals(reply.get(2))));
+		return Optional.of(view(checkedId, (String) reply.get(0), (String) reply.get(1), "1".equals(reply.get(2))));
 	}
 
 	@Override
 	public List<ScheduledTask<T>> peek(int max) {
-		List<String> args = List.of(Integer.toString(Validate.max(max)));
 		List<ScheduledTask<T>> tasks = new ArrayList<>();
-		for (List<Object> reply : runOnEach(QueueScript.PEEK, "peek at queue", QueueKeys::forPeek, args)) {
+		for (List<Object> reply : readFirst(QueueScript.PEEK, "peek at queue", QueueKeys::forPeek, Validate.readMax(max),
+				false)) {
 			for (int i = 0; i < reply.size(); i += 3) {
-				String id = (String) reply.get(i);
-				TaskMeta meta = TaskMeta.parse((String) reply.get(i + 2));
-				tasks.add(new ScheduledTask<>(id, readForView(id, (String) reply.get(i + 1)), meta.dueAt(),
-						meta.scheduledAt(), false));
+				tasks.add(view((String) reply.get(i), (String) reply.get(i + 1), (String) reply.get(i + 2), false));
 			}
 		}
-		return earliest(tasks, Comparator.comparing(ScheduledTask::dueAt), max);
+		return inOrder(tasks, Comparator.comparing(ScheduledTask::dueAt));
 	}
 
-	/** The first {@code max} of the tasks that several partitions returned, each in its order. */
-	private <E> List<E> earliest(List<E> merged, Comparator<E> order, int max) {
-		if (this.partitions.count() == 1) {
-			return merged;
+	/** The tasks or dead letters that several partitions returned, each in its order, in one order. */
+	private <E> List<E> inOrder(List<E> merged, Comparator<E> order) {
+		if (this.partitions.count() > 1) {
+			merged.sort(order);
 		}
-		merged.sort(order);
-		return List.copyOf(merged.subList(0, Math.min(max, merged.size())));
+		return merged;
 	}
 
-	private T readForView(String id, String payload) {
-		try {
-			return this.codec.read(payload);
+	/** A stored task as {@code find} and {@code peek} show it: one whose payload cannot be read, as such. */
+	private ScheduledTask<T> view(String id, String payload, String meta, boolean inFlight) {
+		TaskMeta parsed = TaskMeta.parse(meta);
+		T read = readOrNull(payload);
+		return new ScheduledTask<>(id, read, parsed.dueAt(), parsed.scheduledAt(), inFlight,
+				(read != null) ? null : payload);
+	}
+
+	/**
+	 * The replies of a script that reads the first {@code max} entries of a partition in score
+	 * order ({@code peek.lua}, {@code dead-letters.lua}). A partitioned queue first reads only the
+	 * scores of each partition's first {@code max}, and then from each partition its share of the
+	 * first {@code max} of all, so that it reads {@code max} payloads in all, not {@code max} per
+	 * partition (in two round trips, not one snapshot).
+	 * @param newestFirst whether the script returns the highest scores first
+	 */
+	private List<List<Object>> readFirst(QueueScript script, String what, Function<QueueKeys, List<String>> keys,
+			int max, boolean newestFirst) {
+		List<QueueKeys> all = this.partitions.all();
+		if (all.size() == 1) {
+			return runOnEach(script, what, keys, List.of(Integer.toString(max), "entries"));
 		}
-		catch (JacksonException | IllegalArgumentException ex) {
-			throw new IllegalStateException("Payload of task '" + id + "' in queue '" + this.name
-					+ "' cannot be read; it will be dead-lettered when it falls due: " + ex.getMessage(), ex);
+		List<List<Object>> scores = runOnEach(script, what, keys, List.of(Integer.toString(max), "scores"));
+		List<Map.Entry<Double, Integer>> heads = new ArrayList<>();
+		for (int partition = 0; partition < all.size(); partition++) {
+			for (Object score : scores.get(partition)) {
+				heads.add(Map.entry(Double.parseDouble((String) score), partition));
+			}
 		}
+		Comparator<Map.Entry<Double, Integer>> order = Map.Entry.comparingByKey();
+		heads.sort(newestFirst ? order.reversed() : order);
+		int[] shares = new int[all.size()];
+		heads.subList(0, Math.min(max, heads.size())).forEach((head) -> shares[head.getValue()]++);
+		List<PartitionCall> calls = new ArrayList<>();
+		for (int partition = 0; partition < all.size(); partition++) {
+			if (shares[partition] > 0) {
+				calls.add(new PartitionCall(keys.apply(all.get(partition)),
+						List.of(Integer.toString(shares[partition]), "entries")));
+			}
+		}
+		return replies(script, what + " '" + this.name + "'", calls);
 	}
 
 	@Override
@@ -565,10 +591,9 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public List<DeadLetter<T>> deadLetters(int max) {
-		List<String> args = List.of(Integer.toString(Validate.max(max)));
 		List<DeadLetter<T>> deadLetters = new ArrayList<>();
-		for (List<Object> reply : runOnEach(QueueScript.DEAD_LETTERS, "read the dead letters of queue",
-				QueueKeys::forDeadLetters, args)) {
+		for (List<Object> reply : readFirst(QueueScript.DEAD_LETTERS, "read the dead letters of queue",
+				QueueKeys::forDeadLetters, Validate.readMax(max), true)) {
 			for (int i = 0; i < reply.size(); i += 4) {
 				String[] info = ((String) reply.get(i + 3)).split("\\|", 3);
 				Instant failedAt = Instant.ofEpochMilli((long) Double.parseDouble((String) reply.get(i + 1)));
@@ -576,7 +601,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 						Integer.parseInt(info[0]), info[2], failedAt));
 			}
 		}
-		return earliest(deadLetters, Comparator.comparing(DeadLetter<T>::failedAt).reversed(), max);
+		return inOrder(deadLetters, Comparator.comparing(DeadLetter<T>::failedAt).reversed());
 	}
 
 	private @Nullable T readOrNull(String payload) {
@@ -608,15 +633,19 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	 */
 	private List<List<Object>> runOnEach(QueueScript script, String what, Function<QueueKeys, List<String>> keys,
 			List<String> args) {
-		String fullWhat = what + " '" + this.name + "'";
 		List<PartitionCall> calls = this.partitions.all()
 			.stream()
 			.map((partition) -> new PartitionCall(keys.apply(partition), args))
 			.toList();
-		List<TimedScripts.Reply> replies = runEach(script, fullWhat, calls);
+		return replies(script, what + " '" + this.name + "'", calls);
+	}
+
+	/** Runs the calls as {@link #runEach} does and returns each reply, throwing the first failure once all are in. */
+	private List<List<Object>> replies(QueueScript script, String what, List<PartitionCall> calls) {
+		List<TimedScripts.Reply> replies = runEach(script, what, calls);
 		List<List<Object>> values = new ArrayList<>(replies.size());
 		for (TimedScripts.Reply reply : replies) {
-			values.add(replyOf(fullWhat, reply));
+			values.add(replyOf(what, reply));
 		}
 		return values;
 	}

@@ -122,4 +122,13 @@ final class Validate {
 		return max;
 	}
 
+	/** The limit of a read that returns payloads ({@code peek}, {@code deadLetters}). */
+	static int readMax(int max) {
+		if (max(max) > DelayQueue.MAX_PEEK) {
+			throw new IllegalArgumentException("Maximum number of tasks to read must be at most " + DelayQueue.MAX_PEEK
+					+ " (DelayQueue.MAX_PEEK), was " + max);
+		}
+		return max;
+	}
+
 }

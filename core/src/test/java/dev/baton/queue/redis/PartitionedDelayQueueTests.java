@@ -249,6 +249,41 @@ class PartitionedDelayQueueTests {
 		}
 	}
 
+	@Test
+	@SuppressWarnings("unchecked")
+	void peekAndDeadLettersReadTheirLimitInTotalWhateverThePartitions(RedisConnectionFactory connectionFactory) {
+		try (RedisDelayQueues queues = partitioned(connectionFactory, 8)) {
+			ConsumableQueue<Counted> queue = (ConsumableQueue<Counted>) queues.get("counted", Counted.class);
+			for (int i = 0; i < 80; i++) {
+				queue.schedule("c-" + i, new Counted("c-" + i), Duration.ofMinutes(10 + i));
+			}
+
+			Counted.READS.set(0);
+			assertThat(queue.peek(5)).extracting(ScheduledTask::id).containsExactly("c-0", "c-1", "c-2", "c-3", "c-4");
+			assertThat(Counted.READS).as("payloads read").hasValue(5);
+
+			queue.advance(null);
+			List<Delivery<Counted>> deliveries;
+			while (!(deliveries = queue.poll(100)).isEmpty()) {
+				deliveries.forEach((delivery) -> delivery.deadLetter("failed"));
+			}
+			Counted.READS.set(0);
+			assertThat(queue.deadLetters(5)).hasSize(5);
+			assertThat(Counted.READS).as("payloads read").hasValue(5);
+		}
+	}
+
+	/** A payload that counts how often it is made, by the tests or by reading its JSON. */
+	record Counted(String name) {
+
+		static final AtomicInteger READS = new AtomicInteger();
+
+		Counted {
+			READS.incrementAndGet();
+		}
+
+	}
+
 	private static RedisDelayQueues partitioned(RedisConnectionFactory connectionFactory, int partitions) {
 		return RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
 			.partitions((name) -> partitions)
