@@ -37,8 +37,11 @@ public class BatonQueueProperties {
 	/** How long a claimed task stays invisible to other consumers unless its handler extends it. */
 	private Duration visibilityTimeout = Duration.ofSeconds(30);
 
-	/** Deliveries of a task before it is dead-lettered. */
-	private int maxAttempts = 5;
+	/**
+	 * Deliveries of a task before it is dead-lettered. With the default backoff, 25 attempts span
+	 * about 13 hours, so that an outage of a dependency does not dead-letter every task that met it.
+	 */
+	private int maxAttempts = 25;
 
 	/** Delay between a failed attempt and the next. */
 	private final Backoff backoff = new Backoff();
@@ -288,12 +291,14 @@ public class BatonQueueProperties {
 	public static class DeadLetterRetention {
 
 		/**
-		 * Most dead letters kept per queue; the oldest beyond it are deleted.
+		 * Most dead letters kept per queue; claims delete the oldest beyond it for good, counting
+		 * them in baton.queue.dead-letters.deleted. Unset, the default, keeps every dead letter.
 		 */
 		private @Nullable Integer maxCount;
 
 		/**
-		 * How long a dead letter is kept.
+		 * How long a dead letter is kept; claims delete older ones for good, counting them in
+		 * baton.queue.dead-letters.deleted. Unset, the default, keeps dead letters for ever.
 		 */
 		private @Nullable Duration maxAge;
 
@@ -327,7 +332,7 @@ public class BatonQueueProperties {
 		private double multiplier = 2.0;
 
 		/** Longest delay between attempts. */
-		private Duration max = Duration.ofMinutes(5);
+		private Duration max = Duration.ofHours(1);
 
 		public Duration getInitial() {
 			return this.initial;

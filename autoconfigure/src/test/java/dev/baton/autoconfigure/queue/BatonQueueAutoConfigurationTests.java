@@ -286,8 +286,17 @@ class BatonQueueAutoConfigurationTests {
 				assertThat(properties.deadLetterRetention("orders"))
 					.isEqualTo(new dev.baton.queue.DeadLetterRetention(2, Duration.ofDays(7)));
 				assertThat(properties.deadLetterRetention("other"))
-					.isEqualTo(new dev.baton.queue.DeadLetterRetention(10_000, Duration.ofDays(7)));
+					.isEqualTo(new dev.baton.queue.DeadLetterRetention(Integer.MAX_VALUE, Duration.ofDays(7)));
 			});
+	}
+
+	@Test
+	void unsetPropertiesAreTheDefaultsOfTheCore() {
+		BatonQueueProperties properties = new BatonQueueProperties();
+
+		assertThat(properties.settings("any")).isEqualTo(ListenerSettings.DEFAULTS);
+		assertThat(properties.deadLetterRetention("any")).isEqualTo(dev.baton.queue.DeadLetterRetention.DEFAULT);
+		assertThat(properties.deadLetterRetention("any").keepsAll()).isTrue();
 	}
 
 	@Test

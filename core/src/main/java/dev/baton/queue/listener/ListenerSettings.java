@@ -24,9 +24,13 @@ import dev.baton.queue.DelayQueue;
 public record ListenerSettings(int maxAttempts, BackoffPolicy backoff, Duration visibilityTimeout, int batchSize,
 		int prefetch, Duration claimAhead, Duration maxIdlePoll, Duration shutdownTimeout) {
 
-	/** The settings of {@code baton.queue.*} when nothing is configured. */
-	public static final ListenerSettings DEFAULTS = new ListenerSettings(5,
-			new BackoffPolicy(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5)), Duration.ofSeconds(30), 128, 1000,
+	/**
+	 * The settings of {@code baton.queue.*} when nothing is configured. A failing task is retried
+	 * 24 times over about 13 hours (after 1 s, 2 s, 4 s, ... up to 1 h, then hourly), so that an
+	 * outage of a dependency does not dead-letter every task that met it.
+	 */
+	public static final ListenerSettings DEFAULTS = new ListenerSettings(25,
+			new BackoffPolicy(Duration.ofSeconds(1), 2.0, Duration.ofHours(1)), Duration.ofSeconds(30), 128, 1000,
 			Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(30));
 
 	/** The most tasks a container may hold at once: concurrency plus prefetch. */

@@ -37,7 +37,8 @@ record QueueKeys(String due, String tasks, String meta, String inFlight, String 
 	}
 
 	List<String> forClaim() {
-		return List.of(this.due, this.tasks, this.meta, this.inFlight, this.sequence);
+		return List.of(this.due, this.tasks, this.meta, this.inFlight, this.sequence, this.dead, this.deadPayloads,
+				this.deadInfo);
 	}
 
 	List<String> forSettle() {

@@ -55,6 +55,9 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	/** Expired in-flight tasks requeued per claim, so that a claim after an outage stays short. */
 	private static final int REQUEUE_BATCH = 100;
 
+	/** Dead letters the retention deletes per claim, for the same reason. */
+	private static final int RETENTION_BATCH = 1000;
+
 	/** Most tasks one claim takes, to keep each script call short (it returns fewer when asked). */
 	private static final int CLAIM_BATCH = 1000;
 
@@ -78,8 +81,10 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private final Duration visibilityTimeout;
 
-	/** The retention of dead letters per partition, as settle.lua reads it: {@code maxCount|maxAgeMillis|}. */
-	private final String deadLetterRetention;
+	private final DeadLetterRetention deadLetterRetention;
+
+	/** The retention per partition, as claim.lua reads it: {@code maxCount|maxAgeMillis}, or '' to keep all. */
+	private final String partitionRetention;
 
 	private final WakeChannels wakeChannels;
 
@@ -94,9 +99,11 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
 		this.timedScripts = timedScripts;
 		this.observations = observations;
+		this.deadLetterRetention = deadLetterRetention;
 		// The partitions share the count, so that the queue keeps about maxCount dead letters in all.
-		int perPartition = (deadLetterRetention.maxCount() + partitions.count() - 1) / partitions.count();
-		this.deadLetterRetention = perPartition + "|" + deadLetterRetention.maxAge().toMillis() + "|";
+		int perPartition = (int) ((deadLetterRetention.maxCount() + (long) partitions.count() - 1) / partitions.count());
+		this.partitionRetention = deadLetterRetention.keepsAll() ? ""
+				: perPartition + "|" + deadLetterRetention.maxAge().toMillis();
 		this.name = name;
 		this.partitions = partitions;
 		this.codec = codec;
@@ -410,8 +417,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		List<PartitionCall> calls = new ArrayList<>(partitions.size());
 		for (int i = 0; i < partitions.size(); i++) {
 			int share = wanted / partitions.size() + ((i < wanted % partitions.size()) ? 1 : 0);
-			calls.add(new PartitionCall(partitions.get(i).forClaim(),
-					List.of(Integer.toString(share), timeoutMillis, Integer.toString(REQUEUE_BATCH))));
+			calls.add(new PartitionCall(partitions.get(i).forClaim(), List.of(Integer.toString(share), timeoutMillis,
+					Integer.toString(REQUEUE_BATCH), this.partitionRetention, Integer.toString(RETENTION_BATCH))));
 		}
 		String what = "claim tasks of queue '" + this.name + "'";
 		List<TimedScripts.Reply> replies = runEach(QueueScript.CLAIM, what, calls);
@@ -467,7 +474,14 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 					+ "details and were dropped: Redis evicted or lost keys of the queue. Run Redis with "
 					+ "maxmemory-policy noeviction and check its persistence.");
 		}
-		for (int i = 3; i < reply.size(); i += 3) {
+		int deadDeleted = Integer.parseInt((String) reply.get(3));
+		if (deadDeleted > 0) {
+			this.metrics.deadLettersDeleted(this.name, deadDeleted);
+			logger.info("Deleted " + deadDeleted + " dead letter(s) of queue '" + this.name + "' for good, as its "
+					+ "dead-letter retention asks (max-count " + this.deadLetterRetention.maxCount() + ", max-age "
+					+ this.deadLetterRetention.maxAge() + ")");
+		}
+		for (int i = 4; i < reply.size(); i += 3) {
 			String id = (String) reply.get(i);
 			TaskMeta meta = TaskMeta.parse((String) reply.get(i + 2));
 			try {
@@ -562,8 +576,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	private List<String> settleArgs(Settlement settlement, String argument, List<String> idsAndTokens) {
 		List<String> args = new ArrayList<>(idsAndTokens.size() + 2);
 		args.add(settlement.action());
-		// Dead letters carry the queue's retention, and a reason of bounded length.
-		args.add((settlement == Settlement.DEAD) ? this.deadLetterRetention + Validate.reason(argument) : argument);
+		// Dead letters carry a reason of bounded length.
+		args.add((settlement == Settlement.DEAD) ? Validate.reason(argument) : argument);
 		args.addAll(idsAndTokens);
 		return args;
 	}

@@ -197,6 +197,7 @@ class PartitionedDelayQueueTests {
 			List<Delivery<String>> deliveries = orders.poll(40);
 			assertThat(deliveries).hasSize(40);
 			deliveries.forEach((delivery) -> delivery.deadLetter("broken"));
+			assertThat(orders.poll(1)).as("a claim applies the retention").isEmpty();
 
 			// Two per partition: at most 8 in all, not 8 in each.
 			assertThat(orders.stats().dead()).isBetween(1L, 8L);
