@@ -127,8 +127,9 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	private <T> RedisDelayQueue<T> create(String name, Class<T> payloadType, QueueMetrics metrics,
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
 		return new RedisDelayQueue<>(name, new QueuePartitions(this.keyPrefix, name, this.partitions.applyAsInt(name)),
-				new PayloadCodec<>(this.jsonMapper, payloadType, this.strictPayloads.test(name), this.maxPayloadSize), this.visibilityTimeout,
-				this.deadLetterRetention.apply(name), this.wakeChannels, this.timedScripts, metrics, observations);
+				new PayloadCodec<>(this.jsonMapper, payloadType, this.strictPayloads.test(name), this.maxPayloadSize),
+				this.visibilityTimeout, this.deadLetterRetention.apply(name), this.wakeChannels, this.timedScripts, metrics,
+				observations);
 	}
 
 	/**
