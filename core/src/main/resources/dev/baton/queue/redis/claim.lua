@@ -8,7 +8,7 @@
 -- queue too: the dead letters older than maxAgeMillis, and the oldest beyond maxCount, are
 -- deleted, at most ARGV[5] per claim.
 -- KEYS[1] due (zset), KEYS[2] tasks (hash), KEYS[3] meta (hash), KEYS[4] in flight (zset id ->
--- visibility deadline), KEYS[5] sequence (string counter, also the source of tokens),
+-- visibility deadline), KEYS[5] sequence (string counter, also the source of tokens, see reserveSequence),
 -- KEYS[6] dead (zset id -> failedAt), KEYS[7] dead payloads (hash), KEYS[8] dead info (hash)
 -- ARGV[1] max tasks to claim, ARGV[2] visibility timeout ms, ARGV[3] max expired tasks to requeue,
 --   ARGV[4] the dead-letter retention "maxCount|maxAgeMillis", or '' to keep every dead letter,
@@ -76,7 +76,7 @@ if count > 0 then
 	local metas = redis.call('HMGET', KEYS[3], unpack(ids))
 	local payloads = redis.call('HMGET', KEYS[2], unpack(ids))
 	local deadline = string.format('%.0f', now + tonumber(ARGV[2]))
-	local sequence = redis.call('INCRBY', KEYS[5], #ids) - #ids
+	local sequence = reserveSequence(KEYS[5], #ids, time)
 	local newMetas = {}
 	local inFlight = {}
 	local broken = {}

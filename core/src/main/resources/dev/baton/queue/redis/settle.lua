@@ -1,7 +1,7 @@
 -- Settles or extends in-flight deliveries. A delivery counts only while its task is in flight
 -- with the same token; stale deliveries are skipped.
 -- KEYS[1] due (zset), KEYS[2] tasks (hash), KEYS[3] meta (hash), KEYS[4] in flight (zset),
--- KEYS[5] sequence (string counter), KEYS[6] wake channel, KEYS[7] dead (zset id -> failedAt),
+-- KEYS[5] sequence (string counter, see reserveSequence), KEYS[6] wake channel, KEYS[7] dead (zset id -> failedAt),
 -- KEYS[8] dead payloads (hash), KEYS[9] dead info (hash id -> "attempts|scheduledAt|reason")
 -- ARGV[1] action: 'ack' (delete), 'retry' (due again after ARGV[2] ms, attempt counted),
 --   'handback' (due again at its original due time, attempt not counted), 'dead' (to the dead
@@ -17,18 +17,20 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local action = ARGV[1]
 local argument = ARGV[2]
 local requeues = action == 'retry' or action == 'handback'
-local earliest, first
+local earliest, sequence
 if requeues then
 	local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 	earliest = head[2] and tonumber(head[2])
-	first = tonumber(redis.call('GET', KEYS[5]) or '0')
+end
+if action == 'retry' then
+	-- One number per delivery; stale ones leave gaps
+	sequence = reserveSequence(KEYS[5], (#ARGV - 2) / 2, time)
 end
 local ids = {}
 for i = 3, #ARGV, 2 do
 	ids[#ids + 1] = ARGV[i]
 end
 local metas = hmgetInSlices(KEYS[3], ids)
-local sequence = first
 local wake = false
 local deleted = {}
 local results = {}
@@ -74,9 +76,6 @@ end
 if #deleted > 0 then
 	callInSlices('HDEL', KEYS[2], deleted)
 	callInSlices('HDEL', KEYS[3], deleted)
-end
-if requeues and sequence ~= first then
-	redis.call('SET', KEYS[5], string.format('%.0f', sequence))
 end
 if wake then
 	redis.call('PUBLISH', KEYS[6], 'wake')
