@@ -81,7 +81,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private final Duration visibilityTimeout;
 
-	private final DeadLetterRetention deadLetterRetention;
+	/** The limits of the dead-letter retention, as the log names them. */
+	private final String retentionLimits;
 
 	/** The retention per partition, as claim.lua reads it: {@code maxCount|maxAgeMillis}, or '' to keep all. */
 	private final String partitionRetention;
@@ -99,7 +100,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
 		this.timedScripts = timedScripts;
 		this.observations = observations;
-		this.deadLetterRetention = deadLetterRetention;
+		this.retentionLimits = limits(deadLetterRetention);
 		// The partitions share the count, so that the queue keeps about maxCount dead letters in all.
 		int perPartition = (int) ((deadLetterRetention.maxCount() + (long) partitions.count() - 1) / partitions.count());
 		this.partitionRetention = deadLetterRetention.keepsAll() ? ""
@@ -110,6 +111,17 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		this.visibilityTimeout = visibilityTimeout;
 		this.wakeChannels = wakeChannels;
 		this.metrics = metrics;
+	}
+
+	private static String limits(DeadLetterRetention retention) {
+		List<String> limits = new ArrayList<>();
+		if (retention.maxCount() < Integer.MAX_VALUE) {
+			limits.add("max-count " + retention.maxCount());
+		}
+		if (retention.maxAge().compareTo(MAX_DELAY) < 0) {
+			limits.add("max-age " + retention.maxAge());
+		}
+		return String.join(", ", limits);
 	}
 
 	@Override
@@ -478,8 +490,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		if (deadDeleted > 0) {
 			this.metrics.deadLettersDeleted(this.name, deadDeleted);
 			logger.info("Deleted " + deadDeleted + " dead letter(s) of queue '" + this.name + "' for good, as its "
-					+ "dead-letter retention asks (max-count " + this.deadLetterRetention.maxCount() + ", max-age "
-					+ this.deadLetterRetention.maxAge() + ")");
+					+ "dead-letter retention asks (" + this.retentionLimits + ")");
 		}
 		for (int i = 4; i < reply.size(); i += 3) {
 			String id = (String) reply.get(i);

@@ -3,7 +3,6 @@ package dev.baton.queue.redis;
 import java.time.Duration;
 
 import dev.baton.queue.DelayQueue;
-import dev.baton.queue.Delivery;
 import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.test.RedisTest;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
