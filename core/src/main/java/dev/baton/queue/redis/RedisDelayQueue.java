@@ -81,11 +81,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private final Duration visibilityTimeout;
 
-	/** The limits of the dead-letter retention, as the log names them. */
-	private final String retentionLimits;
-
-	/** The retention per partition, as claim.lua reads it: {@code maxCount|maxAgeMillis}, or '' to keep all. */
-	private final String partitionRetention;
+	private final PartitionRetention retention;
 
 	private final WakeChannels wakeChannels;
 
@@ -100,28 +96,13 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
 		this.timedScripts = timedScripts;
 		this.observations = observations;
-		this.retentionLimits = limits(deadLetterRetention);
-		// The partitions share the count, so that the queue keeps about maxCount dead letters in all.
-		int perPartition = (int) ((deadLetterRetention.maxCount() + (long) partitions.count() - 1) / partitions.count());
-		this.partitionRetention = deadLetterRetention.keepsAll() ? ""
-				: perPartition + "|" + deadLetterRetention.maxAge().toMillis();
+		this.retention = PartitionRetention.of(deadLetterRetention, partitions.count());
 		this.name = name;
 		this.partitions = partitions;
 		this.codec = codec;
 		this.visibilityTimeout = visibilityTimeout;
 		this.wakeChannels = wakeChannels;
 		this.metrics = metrics;
-	}
-
-	private static String limits(DeadLetterRetention retention) {
-		List<String> limits = new ArrayList<>();
-		if (retention.maxCount() < Integer.MAX_VALUE) {
-			limits.add("max-count " + retention.maxCount());
-		}
-		if (retention.maxAge().compareTo(MAX_DELAY) < 0) {
-			limits.add("max-age " + retention.maxAge());
-		}
-		return String.join(", ", limits);
 	}
 
 	@Override
@@ -356,17 +337,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		if (all.size() == 1) {
 			return runOnEach(script, what, keys, List.of(Integer.toString(max), "entries"));
 		}
-		List<List<Object>> scores = runOnEach(script, what, keys, List.of(Integer.toString(max), "scores"));
-		List<Map.Entry<Double, Integer>> heads = new ArrayList<>();
-		for (int partition = 0; partition < all.size(); partition++) {
-			for (Object score : scores.get(partition)) {
-				heads.add(Map.entry(Double.parseDouble((String) score), partition));
-			}
-		}
-		Comparator<Map.Entry<Double, Integer>> order = Map.Entry.comparingByKey();
-		heads.sort(newestFirst ? order.reversed() : order);
-		int[] shares = new int[all.size()];
-		heads.subList(0, Math.min(max, heads.size())).forEach((head) -> shares[head.getValue()]++);
+		int[] shares = PartitionShares.of(runOnEach(script, what, keys, List.of(Integer.toString(max), "scores")), max,
+				newestFirst);
 		List<PartitionCall> calls = new ArrayList<>();
 		for (int partition = 0; partition < all.size(); partition++) {
 			if (shares[partition] > 0) {
@@ -430,7 +402,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		for (int i = 0; i < partitions.size(); i++) {
 			int share = wanted / partitions.size() + ((i < wanted % partitions.size()) ? 1 : 0);
 			calls.add(new PartitionCall(partitions.get(i).forClaim(), List.of(Integer.toString(share), timeoutMillis,
-					Integer.toString(REQUEUE_BATCH), this.partitionRetention, Integer.toString(RETENTION_BATCH))));
+					Integer.toString(REQUEUE_BATCH), this.retention.argument(), Integer.toString(RETENTION_BATCH))));
 		}
 		String what = "claim tasks of queue '" + this.name + "'";
 		List<TimedScripts.Reply> replies = runEach(QueueScript.CLAIM, what, calls);
@@ -490,7 +462,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		if (deadDeleted > 0) {
 			this.metrics.deadLettersDeleted(this.name, deadDeleted);
 			logger.info("Deleted " + deadDeleted + " dead letter(s) of queue '" + this.name + "' for good, as its "
-					+ "dead-letter retention asks (" + this.retentionLimits + ")");
+					+ "dead-letter retention asks (" + this.retention.limits() + ")");
 		}
 		for (int i = 4; i < reply.size(); i += 3) {
 			String id = (String) reply.get(i);
