@@ -225,7 +225,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		}
 
 		/**
-		 * Record the {@code baton.queue.scheduled} counter and the {@code baton.queue.depth}
+		 * Record the {@code baton.queue.scheduled}, {@code baton.queue.inconsistent} and
+		 * {@code baton.queue.dead-letters.deleted} counters and the {@code baton.queue.depth}
 		 * gauges in the given registry, and, unless an {@link #observationRegistry} is set, the
 		 * {@code baton.queue.schedule} timer. By default no metrics are recorded.
 		 * @param meterRegistry the registry
@@ -272,8 +273,9 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		}
 
 		/**
-		 * Set how many dead letters each queue keeps, and for how long. The default is
-		 * {@link DeadLetterRetention#DEFAULT} for every queue.
+		 * Set which dead letters each queue deletes for good: beyond a count, and older than an
+		 * age. Claims apply it, and count every deletion in {@code baton.queue.dead-letters.deleted}.
+		 * The default, {@link DeadLetterRetention#DEFAULT} for every queue, deletes none.
 		 * @param retention the retention by queue name
 		 * @return this builder
 		 */
