@@ -325,10 +325,11 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	/**
 	 * The replies of a script that reads the first {@code max} entries of a partition in score
-	 * order ({@code peek.lua}, {@code dead-letters.lua}). A partitioned queue first reads only the
-	 * scores of each partition's first {@code max}, and then from each partition its share of the
-	 * first {@code max} of all, so that it reads {@code max} payloads in all, not {@code max} per
-	 * partition (in two round trips, not one snapshot).
+	 * order ({@code peek.lua}, {@code dead-letters.lua}). A partitioned queue first reads only
+	 * scores, those of each partition's first few ({@link PartitionShares#firstAsk}), or of its
+	 * first {@code max} when those do not tell, and then from each partition its share of the first
+	 * {@code max} of all, so that it reads {@code max} payloads in all, not {@code max} per
+	 * partition (in two or three round trips, not one snapshot).
 	 * @param newestFirst whether the script returns the highest scores first
 	 */
 	private List<List<Object>> readFirst(QueueScript script, String what, Function<QueueKeys, List<String>> keys,
@@ -337,8 +338,11 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		if (all.size() == 1) {
 			return runOnEach(script, what, keys, List.of(Integer.toString(max), "entries"));
 		}
-		int[] shares = PartitionShares.of(runOnEach(script, what, keys, List.of(Integer.toString(max), "scores")), max,
-				newestFirst);
+		int asked = PartitionShares.firstAsk(max, all.size());
+		int[] shares = PartitionShares.of(scores(script, what, keys, asked), asked, max, newestFirst);
+		if (shares == null) {
+			shares = PartitionShares.of(scores(script, what, keys, max), max, max, newestFirst);
+		}
 		List<PartitionCall> calls = new ArrayList<>();
 		for (int partition = 0; partition < all.size(); partition++) {
 			if (shares[partition] > 0) {
@@ -347,6 +351,11 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			}
 		}
 		return replies(script, what + " '" + this.name + "'", calls);
+	}
+
+	private List<List<Object>> scores(QueueScript script, String what, Function<QueueKeys, List<String>> keys,
+			int count) {
+		return runOnEach(script, what, keys, List.of(Integer.toString(count), "scores"));
 	}
 
 	@Override

@@ -274,6 +274,31 @@ class PartitionedDelayQueueTests {
 		}
 	}
 
+	@Test
+	@SuppressWarnings("unchecked")
+	void peekFindsTheEarliestTasksWhenOnePartitionHoldsThemAll(RedisConnectionFactory connectionFactory) {
+		try (RedisDelayQueues queues = partitioned(connectionFactory, 8)) {
+			ConsumableQueue<Counted> queue = (ConsumableQueue<Counted>) queues.get("counted", Counted.class);
+			QueuePartitions partitions = new QueuePartitions("baton:q:", "counted", 8);
+			QueueKeys first = partitions.forId("c-0");
+			List<String> crowded = IntStream.range(0, 1000)
+				.mapToObj((i) -> "c-" + i)
+				.filter((id) -> partitions.forId(id).equals(first))
+				.limit(10)
+				.toList();
+			for (int i = 0; i < crowded.size(); i++) {
+				queue.schedule(crowded.get(i), new Counted(crowded.get(i)), Duration.ofMinutes(1 + i));
+			}
+			for (int i = 0; i < 40; i++) {
+				queue.schedule("late-" + i, new Counted("late-" + i), Duration.ofHours(1 + i));
+			}
+
+			Counted.READS.set(0);
+			assertThat(queue.peek(6)).extracting(ScheduledTask::id).containsExactlyElementsOf(crowded.subList(0, 6));
+			assertThat(Counted.READS).as("payloads read").hasValue(6);
+		}
+	}
+
 	/** A payload that counts how often it is made, by the tests or by reading its JSON. */
 	record Counted(String name) {
 
