@@ -101,15 +101,18 @@ public interface DelayQueue<T> {
 	boolean cancel(String id);
 
 	/**
-	 * Look up a task that is scheduled or in flight.
+	 * Look up a task that is scheduled or in flight; one whose payload cannot be read is returned
+	 * with a {@code null} payload and its stored JSON in {@link ScheduledTask#unreadablePayload()}.
 	 * @param id the task id
 	 * @return the task, or empty if unknown or done
 	 */
 	Optional<ScheduledTask<T>> find(String id);
 
 	/**
-	 * The earliest waiting tasks, without claiming them.
-	 * @param max the maximum number of tasks to return
+	 * The earliest waiting tasks, without claiming them. A task whose payload cannot be read is
+	 * returned too, with a {@code null} payload and its stored JSON in
+	 * {@link ScheduledTask#unreadablePayload()}.
+	 * @param max the maximum number of tasks to return, 1 to {@link #MAX_PEEK}
 	 * @return the tasks in due order
 	 */
 	List<ScheduledTask<T>> peek(int max);
@@ -128,7 +131,7 @@ public interface DelayQueue<T> {
 
 	/**
 	 * The most recent dead letters.
-	 * @param max the maximum number to return
+	 * @param max the maximum number to return, 1 to {@link #MAX_PEEK}
 	 * @return dead letters, most recent first
 	 */
 	List<DeadLetter<T>> deadLetters(int max);
