@@ -28,6 +28,20 @@ public interface DelayQueue<T> {
 	/** The latest due time accepted, the end of the year 9999; a later one is an {@link IllegalArgumentException}. */
 	Instant MAX_DUE_AT = Instant.parse("9999-12-31T23:59:59.999Z");
 
+	/**
+	 * The longest visibility timeout accepted, 12 hours, for a claim or an extension; a longer one
+	 * is an {@link IllegalArgumentException}. A delivery whose consumer died comes back at the
+	 * latest this long after its last extension.
+	 */
+	Duration MAX_VISIBILITY_TIMEOUT = Duration.ofHours(12);
+
+	/**
+	 * The most tasks or dead letters one {@link #peek(int)} or {@link #deadLetters(int)} returns,
+	 * 1,000; a larger limit is an {@link IllegalArgumentException}. Each reads about as many
+	 * payloads as it returns, whatever the number of partitions.
+	 */
+	int MAX_PEEK = 1000;
+
 	/** The queue name. */
 	String name();
 
@@ -87,15 +101,18 @@ public interface DelayQueue<T> {
 	boolean cancel(String id);
 
 	/**
-	 * Look up a task that is scheduled or in flight.
+	 * Look up a task that is scheduled or in flight; one whose payload cannot be read is returned
+	 * with a {@code null} payload and its stored JSON in {@link ScheduledTask#unreadablePayload()}.
 	 * @param id the task id
 	 * @return the task, or empty if unknown or done
 	 */
 	Optional<ScheduledTask<T>> find(String id);
 
 	/**
-	 * The earliest waiting tasks, without claiming them.
-	 * @param max the maximum number of tasks to return
+	 * The earliest waiting tasks, without claiming them. A task whose payload cannot be read is
+	 * returned too, with a {@code null} payload and its stored JSON in
+	 * {@link ScheduledTask#unreadablePayload()}.
+	 * @param max the maximum number of tasks to return, 1 to {@link #MAX_PEEK}
 	 * @return the tasks in due order
 	 */
 	List<ScheduledTask<T>> peek(int max);
@@ -114,7 +131,7 @@ public interface DelayQueue<T> {
 
 	/**
 	 * The most recent dead letters.
-	 * @param max the maximum number to return
+	 * @param max the maximum number to return, 1 to {@link #MAX_PEEK}
 	 * @return dead letters, most recent first
 	 */
 	List<DeadLetter<T>> deadLetters(int max);

@@ -62,7 +62,8 @@ public interface Delivery<T> {
 	 * Keep the task invisible to other consumers for at least {@code timeout} from now (Redis
 	 * time). A later deadline already set stays: an extension never shortens the visibility, so
 	 * that a short periodic extension cannot undo a longer one asked for before.
-	 * @param timeout the new visibility timeout, positive
+	 * @param timeout the new visibility timeout, positive, at most
+	 * {@link DelayQueue#MAX_VISIBILITY_TIMEOUT}
 	 * @return {@code false} if this delivery is stale
 	 */
 	boolean extendVisibility(Duration timeout);

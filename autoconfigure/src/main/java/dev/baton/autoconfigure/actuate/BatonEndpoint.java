@@ -258,15 +258,18 @@ public class BatonEndpoint {
 	/**
 	 * A waiting task.
 	 * @param id the task id
-	 * @param payload the payload
+	 * @param payload the payload, or {@code null} if it cannot be read
 	 * @param dueAt ISO-8601 due time
 	 * @param scheduledAt ISO-8601 time it was scheduled
+	 * @param unreadablePayload the stored JSON of a payload that cannot be read, as a string, or
+	 * {@code null}
 	 */
-	public record TaskDescriptor(String id, Object payload, String dueAt, String scheduledAt) {
+	public record TaskDescriptor(String id, @Nullable Object payload, String dueAt, String scheduledAt,
+			@Nullable String unreadablePayload) {
 
 		static TaskDescriptor of(ScheduledTask<?> task) {
 			return new TaskDescriptor(task.id(), task.payload(), task.dueAt().toString(),
-					task.scheduledAt().toString());
+					task.scheduledAt().toString(), task.unreadablePayload());
 		}
 
 	}

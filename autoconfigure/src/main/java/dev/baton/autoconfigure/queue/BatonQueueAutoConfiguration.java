@@ -54,6 +54,7 @@ public final class BatonQueueAutoConfiguration {
 			.deadLetterRetention(properties::deadLetterRetention)
 			.strictPayloads(properties::strictPayloads)
 			.partitions(properties::partitions)
+			.maxPayloadSize(maxPayloadSize(properties))
 			// Declared or consumed queues get meters; dynamic names leave nothing behind.
 			.knownQueues((name) -> beanFactory.containsBean(DelayQueueBeanRegistrar.beanName(name))
 					|| listenerRegistry.getIfAvailable() != null
@@ -65,6 +66,18 @@ public final class BatonQueueAutoConfiguration {
 		beanFactory.getBeanProvider(TaskSchedulingObservationConvention.class)
 			.ifUnique(builder::schedulingObservationConvention);
 		return builder.build();
+	}
+
+	/** The largest string Redis stores (its default proto-max-bulk-len). */
+	private static final long MAX_PAYLOAD_SIZE = 512L * 1024 * 1024;
+
+	private static int maxPayloadSize(BatonQueueProperties properties) {
+		long bytes = properties.getMaxPayloadSize().toBytes();
+		if (bytes < 1 || bytes > MAX_PAYLOAD_SIZE) {
+			throw new IllegalArgumentException(
+					"baton.queue.max-payload-size must be between 1B and 512MB, was " + properties.getMaxPayloadSize());
+		}
+		return (int) bytes;
 	}
 
 	@Bean

@@ -11,6 +11,7 @@ import dev.baton.queue.redis.RedisDelayQueues;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration properties of delay queues and their {@code @DelayedTask} handlers.
@@ -36,8 +37,11 @@ public class BatonQueueProperties {
 	/** How long a claimed task stays invisible to other consumers unless its handler extends it. */
 	private Duration visibilityTimeout = Duration.ofSeconds(30);
 
-	/** Deliveries of a task before it is dead-lettered. */
-	private int maxAttempts = 5;
+	/**
+	 * Deliveries of a task before it is dead-lettered. With the default backoff, 25 attempts span
+	 * about 13 hours, so that an outage of a dependency does not dead-letter every task that met it.
+	 */
+	private int maxAttempts = 25;
 
 	/** Delay between a failed attempt and the next. */
 	private final Backoff backoff = new Backoff();
@@ -61,6 +65,12 @@ public class BatonQueueProperties {
 	 * 'prefetch' tasks ahead whatever the handler's speed.
 	 */
 	private Duration claimAhead = Duration.ofMillis(100);
+
+	/**
+	 * Largest payload a queue accepts, as JSON in UTF-8; a larger one is refused with an
+	 * IllegalArgumentException before anything is written. The same for every queue.
+	 */
+	private DataSize maxPayloadSize = DataSize.ofMegabytes(1);
 
 	/** Settings of individual queues, by queue name, overriding the ones above. */
 	private Map<String, Queue> queues = new LinkedHashMap<>();
@@ -171,6 +181,14 @@ public class BatonQueueProperties {
 
 	public void setClaimAhead(Duration claimAhead) {
 		this.claimAhead = claimAhead;
+	}
+
+	public DataSize getMaxPayloadSize() {
+		return this.maxPayloadSize;
+	}
+
+	public void setMaxPayloadSize(DataSize maxPayloadSize) {
+		this.maxPayloadSize = maxPayloadSize;
 	}
 
 	public Map<String, Queue> getQueues() {
@@ -288,12 +306,14 @@ public class BatonQueueProperties {
 	public static class DeadLetterRetention {
 
 		/**
-		 * Most dead letters kept per queue; the oldest beyond it are deleted.
+		 * Most dead letters kept per queue; claims delete the oldest beyond it for good, counting
+		 * them in baton.queue.dead-letters.deleted. Unset, the default, keeps every dead letter.
 		 */
 		private @Nullable Integer maxCount;
 
 		/**
-		 * How long a dead letter is kept.
+		 * How long a dead letter is kept; claims delete older ones for good, counting them in
+		 * baton.queue.dead-letters.deleted. Unset, the default, keeps dead letters for ever.
 		 */
 		private @Nullable Duration maxAge;
 
@@ -327,7 +347,7 @@ public class BatonQueueProperties {
 		private double multiplier = 2.0;
 
 		/** Longest delay between attempts. */
-		private Duration max = Duration.ofMinutes(5);
+		private Duration max = Duration.ofHours(1);
 
 		public Duration getInitial() {
 			return this.initial;

@@ -12,6 +12,7 @@ import java.util.List;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.RedisLockManager;
 import dev.baton.queue.DelayQueue;
+import dev.baton.queue.DelayQueues;
 import dev.baton.queue.Delivery;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.Test;
@@ -110,6 +111,22 @@ class BatonEndpointHttpTests {
 		assertThat(deadLetter.get("attempts").asInt()).isEqualTo(1);
 		assertThat(deadLetter.get("reason").asString()).isEqualTo("boom");
 		assertThat(deadLetter.get("failedAt").asString()).isNotBlank();
+	}
+
+	@Test
+	void queueShowsAWaitingTaskWhosePayloadCannotBeReadAsSuch(@Autowired DelayQueues queues) {
+		queues.get("reminders", Integer.class).schedule("poison", 42, Duration.ofMinutes(1));
+		this.reminders.schedule("fine", new Reminder("a"), Duration.ofMinutes(2));
+
+		HttpResponse<String> response = send("GET", "/actuator/baton/queues/reminders");
+
+		assertThat(response.statusCode()).isEqualTo(200);
+		JsonNode nextDue = this.json.readTree(response.body()).get("nextDue");
+		assertThat(nextDue.get(0).get("id").asString()).isEqualTo("poison");
+		assertThat(nextDue.get(0).get("payload").isNull()).isTrue();
+		assertThat(nextDue.get(0).get("unreadablePayload").asString()).isEqualTo("42");
+		assertThat(nextDue.get(1).get("payload").get("text").asString()).isEqualTo("a");
+		assertThat(nextDue.get(1).get("unreadablePayload").isNull()).isTrue();
 	}
 
 	@Test

@@ -37,6 +37,7 @@ import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 @RedisTest
@@ -211,6 +212,26 @@ class BatonQueueAutoConfigurationTests {
 	}
 
 	@Test
+	void failsAtStartupForAVisibilityTimeoutBeyondTheLimit(RedisServer server) {
+		redis(server).withBean(OrderHandler.class)
+			.withPropertyValues("baton.queue.queues.orders.visibility-timeout=13h")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("baton.queue.queues.orders.visibility-timeout must be at most 12h, was PT13H"));
+	}
+
+	@Test
+	void maxPayloadSizeLimitsWhatQueuesAccept(RedisServer server) {
+		redis(server).withPropertyValues("baton.queue.max-payload-size=100B").run((context) -> {
+			DelayQueue<Order> orders = context.getBean(DelayQueues.class).get("sized", Order.class);
+			assertThat(orders.schedule(new Order("x".repeat(76), 1), Duration.ofHours(1))).isNotBlank();
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> orders.schedule(new Order("x".repeat(77), 1), Duration.ofHours(1)))
+				.withMessageContaining("101 bytes as JSON, more than the 100");
+		});
+	}
+
+	@Test
 	void failureAnalyzerNamesThePropertyToChange(RedisServer server) {
 		// Boot's own analyzers need constructor arguments that this plain load does not give
 		assertThat(SpringFactoriesLoader.forDefaultResourceLocation()
@@ -275,8 +296,17 @@ class BatonQueueAutoConfigurationTests {
 				assertThat(properties.deadLetterRetention("orders"))
 					.isEqualTo(new dev.baton.queue.DeadLetterRetention(2, Duration.ofDays(7)));
 				assertThat(properties.deadLetterRetention("other"))
-					.isEqualTo(new dev.baton.queue.DeadLetterRetention(10_000, Duration.ofDays(7)));
+					.isEqualTo(new dev.baton.queue.DeadLetterRetention(Integer.MAX_VALUE, Duration.ofDays(7)));
 			});
+	}
+
+	@Test
+	void unsetPropertiesAreTheDefaultsOfTheCore() {
+		BatonQueueProperties properties = new BatonQueueProperties();
+
+		assertThat(properties.settings("any")).isEqualTo(ListenerSettings.DEFAULTS);
+		assertThat(properties.deadLetterRetention("any")).isEqualTo(dev.baton.queue.DeadLetterRetention.DEFAULT);
+		assertThat(properties.deadLetterRetention("any").keepsAll()).isTrue();
 	}
 
 	@Test

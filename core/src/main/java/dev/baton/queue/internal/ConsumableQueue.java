@@ -22,7 +22,8 @@ public interface ConsumableQueue<T> extends DelayQueue<T> {
 	 * Claim up to {@code max} due tasks in one round trip, requeueing expired in-flight tasks
 	 * first. Tasks whose payload cannot be read are dead-lettered, not returned.
 	 * @param max the maximum number of tasks to claim, positive
-	 * @param visibilityTimeout how long the claimed tasks stay invisible to other consumers
+	 * @param visibilityTimeout how long the claimed tasks stay invisible to other consumers, at most
+	 * {@link DelayQueue#MAX_VISIBILITY_TIMEOUT}
 	 * @return the deliveries and when to claim again
 	 */
 	Claim<T> claim(int max, Duration visibilityTimeout);
@@ -31,7 +32,7 @@ public interface ConsumableQueue<T> extends DelayQueue<T> {
 	 * Extend the visibility of many deliveries in one round trip, never shortening it (see
 	 * {@link Delivery#extendVisibility}); stale ones are skipped and returned.
 	 * @param deliveries deliveries of this queue
-	 * @param visibilityTimeout the new timeout, from now
+	 * @param visibilityTimeout the new timeout, from now, at most {@link DelayQueue#MAX_VISIBILITY_TIMEOUT}
 	 * @return the deliveries that are stale: their task is no longer theirs (redelivered,
 	 * settled or cancelled), so nothing of it should be started for them
 	 */

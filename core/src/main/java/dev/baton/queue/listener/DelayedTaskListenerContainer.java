@@ -91,6 +91,9 @@ final class DelayedTaskListenerContainer {
 	/** Workers started on the handler executor, at most the concurrency. */
 	private final AtomicInteger workers = new AtomicInteger();
 
+	/** Handler failures, each kind with its stack trace once a minute. */
+	private final FailureLog failures = new FailureLog(logger, Duration.ofMinutes(1));
+
 	private final Acknowledger acknowledger;
 
 	/** Whether the last claim left due tasks behind; only the loop thread reads and writes it. */
@@ -556,13 +559,14 @@ final class DelayedTaskListenerContainer {
 	private Outcome settleFailure(Delivery<Object> delivery, Throwable ex) {
 		if (delivery.attempt() < this.settings.maxAttempts()) {
 			Duration delay = this.settings.backoff().delayAfter(delivery.attempt());
-			logger.warn("Task '" + delivery.id() + "' of queue '" + this.endpoint.queue() + "' failed on attempt "
+			this.failures.warn("Task '" + delivery.id() + "' of queue '" + this.endpoint.queue() + "' failed on attempt "
 					+ delivery.attempt() + " of " + this.settings.maxAttempts() + "; retrying in " + delay, ex);
 			delivery.retry(delay);
 			return Outcome.RETRY;
 		}
-		logger.warn("Task '" + delivery.id() + "' of queue '" + this.endpoint.queue() + "' failed on its last attempt ("
-				+ delivery.attempt() + ")" + (this.endpoint.deadLetter() ? "; dead-lettered" : "; deleted"), ex);
+		this.failures.warn("Task '" + delivery.id() + "' of queue '" + this.endpoint.queue()
+				+ "' failed on its last attempt (" + delivery.attempt() + ")"
+				+ (this.endpoint.deadLetter() ? "; dead-lettered" : "; deleted"), ex);
 		if (this.endpoint.deadLetter()) {
 			delivery.deadLetter(ex.getClass().getName() + ": " + ex.getMessage());
 		}

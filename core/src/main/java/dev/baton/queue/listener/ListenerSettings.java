@@ -2,13 +2,16 @@ package dev.baton.queue.listener;
 
 import java.time.Duration;
 
+import dev.baton.queue.DelayQueue;
+
 /**
  * How a container consumes one queue, from configuration (defaults or per queue); annotation
  * attributes override some of these in {@link DelayedTaskEndpoint}.
  *
  * @param maxAttempts deliveries before a task is dead-lettered
  * @param backoff the delay between attempts
- * @param visibilityTimeout how long a claimed task stays invisible to other consumers
+ * @param visibilityTimeout how long a claimed task stays invisible to other consumers, at most
+ * {@link DelayQueue#MAX_VISIBILITY_TIMEOUT}
  * @param batchSize the most tasks claimed in one round trip
  * @param prefetch the most claimed tasks that may wait for a free handler, beyond the concurrency
  * @param claimAhead how soon a task claimed ahead must be expected to start, judged by the
@@ -21,9 +24,13 @@ import java.time.Duration;
 public record ListenerSettings(int maxAttempts, BackoffPolicy backoff, Duration visibilityTimeout, int batchSize,
 		int prefetch, Duration claimAhead, Duration maxIdlePoll, Duration shutdownTimeout) {
 
-	/** The settings of {@code baton.queue.*} when nothing is configured. */
-	public static final ListenerSettings DEFAULTS = new ListenerSettings(5,
-			new BackoffPolicy(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5)), Duration.ofSeconds(30), 128, 1000,
+	/**
+	 * The settings of {@code baton.queue.*} when nothing is configured. A failing task is retried
+	 * 24 times over about 13 hours (after 1 s, 2 s, 4 s, ... up to 1 h, then hourly), so that an
+	 * outage of a dependency does not dead-letter every task that met it.
+	 */
+	public static final ListenerSettings DEFAULTS = new ListenerSettings(25,
+			new BackoffPolicy(Duration.ofSeconds(1), 2.0, Duration.ofHours(1)), Duration.ofSeconds(30), 128, 1000,
 			Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(30));
 
 	/** The most tasks a container may hold at once: concurrency plus prefetch. */
@@ -37,6 +44,8 @@ public record ListenerSettings(int maxAttempts, BackoffPolicy backoff, Duration 
 		check(maxAttempts >= 1, "max-attempts", "must be at least 1, was " + maxAttempts);
 		check(visibilityTimeout.toMillis() >= 1, "visibility-timeout",
 				"must be at least 1ms (Redis keeps it in milliseconds), was " + visibilityTimeout);
+		check(visibilityTimeout.compareTo(DelayQueue.MAX_VISIBILITY_TIMEOUT) <= 0, "visibility-timeout",
+				"must be at most " + DelayQueue.MAX_VISIBILITY_TIMEOUT.toHours() + "h, was " + visibilityTimeout);
 		check(batchSize >= 1, "batch-size", "must be at least 1, was " + batchSize);
 		check(prefetch >= 0 && prefetch <= MAX_CAPACITY, "prefetch",
 				"must be between 0 and " + MAX_CAPACITY + ", was " + prefetch);

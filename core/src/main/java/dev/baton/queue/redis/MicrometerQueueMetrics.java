@@ -12,8 +12,9 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * Queue metrics on Micrometer: the {@code baton.queue.scheduled} counter and the
- * {@code baton.queue.depth} gauge, both tagged with the queue name, the gauge also with the task
+ * Queue metrics on Micrometer: the {@code baton.queue.scheduled},
+ * {@code baton.queue.inconsistent} and {@code baton.queue.dead-letters.deleted} counters and the
+ * {@code baton.queue.depth} gauge, all tagged with the queue name, the gauge also with the task
  * state. Depth is read from Redis at most once a second per queue, however often it is scraped,
  * and a scrape waits at most 100 ms per queue for it, serving the last depth while Redis does not
  * answer.
@@ -51,6 +52,15 @@ final class MicrometerQueueMetrics implements QueueMetrics {
 	public void inconsistent(String queue, int count) {
 		Counter.builder("baton.queue.inconsistent")
 			.description("Tasks found in line without their payload or details (evicted or lost keys), and dropped")
+			.tag("queue", queue)
+			.register(this.registry)
+			.increment(count);
+	}
+
+	@Override
+	public void deadLettersDeleted(String queue, int count) {
+		Counter.builder("baton.queue.dead-letters.deleted")
+			.description("Dead letters deleted for good by the dead-letter retention the application set")
 			.tag("queue", queue)
 			.register(this.registry)
 			.increment(count);

@@ -1,5 +1,7 @@
 package dev.baton.queue.redis;
 
+import java.nio.charset.StandardCharsets;
+
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.ObjectReader;
@@ -24,23 +26,42 @@ final class PayloadCodec<T> {
 
 	private final Class<T> type;
 
-	PayloadCodec(JsonMapper jsonMapper, Class<T> type, boolean strict) {
+	/** The most bytes of JSON a payload may take. */
+	private final int maxSize;
+
+	PayloadCodec(JsonMapper jsonMapper, Class<T> type, boolean strict, int maxSize) {
 		this.jsonMapper = jsonMapper;
 		ObjectReader reader = jsonMapper.readerFor(type);
 		this.reader = strict ? reader.with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES,
 				DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES) : reader;
 		this.type = type;
+		this.maxSize = maxSize;
 	}
 
-	String write(T payload) {
+	/**
+	 * Write the payload of a task.
+	 * @throws IllegalArgumentException if it cannot be written, or its JSON is larger than the
+	 * maximum
+	 */
+	String write(String id, T payload) {
+		String json;
 		try {
-			return this.jsonMapper.writeValueAsString(payload);
+			json = this.jsonMapper.writeValueAsString(payload);
 		}
 		catch (JacksonException ex) {
 			throw new IllegalArgumentException(
 					"Payload of type " + payload.getClass().getName() + " cannot be written as JSON: "
 							+ ex.getOriginalMessage(), ex);
 		}
+		// A char takes at most 3 bytes in UTF-8: only a long JSON needs counting
+		if (json.length() > this.maxSize / 3) {
+			int size = json.getBytes(StandardCharsets.UTF_8).length;
+			if (size > this.maxSize) {
+				throw new IllegalArgumentException("Payload of task '" + id + "' is " + size + " bytes as JSON, more "
+						+ "than the " + this.maxSize + " a queue accepts (max payload size)");
+			}
+		}
+		return json;
 	}
 
 	/**

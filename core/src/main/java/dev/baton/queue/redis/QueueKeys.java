@@ -12,7 +12,8 @@ import java.util.List;
  * @param tasks task payloads by id, for scheduled and in-flight tasks
  * @param meta task metadata by id ({@code scheduledAt|dueAt|attempt|token|sequence})
  * @param inFlight claimed tasks: sorted set of ids scored by visibility deadline
- * @param sequence counter for scheduling order and delivery tokens
+ * @param sequence counter for scheduling order and delivery tokens, expiring a day after its last
+ * use (see {@code reserveSequence} in common.lua)
  * @param wake channel published when a task falls due before every waiting task
  * @param dead dead letters: sorted set of ids scored by failure time
  * @param deadPayloads dead letter payloads by id
@@ -37,7 +38,8 @@ record QueueKeys(String due, String tasks, String meta, String inFlight, String 
 	}
 
 	List<String> forClaim() {
-		return List.of(this.due, this.tasks, this.meta, this.inFlight, this.sequence);
+		return List.of(this.due, this.tasks, this.meta, this.inFlight, this.sequence, this.dead, this.deadPayloads,
+				this.deadInfo);
 	}
 
 	List<String> forSettle() {

@@ -33,4 +33,8 @@ interface QueueMetrics {
 	default void inconsistent(String queue, int count) {
 	}
 
+	/** Count dead letters deleted by the queue's dead-letter retention. */
+	default void deadLettersDeleted(String queue, int count) {
+	}
+
 }

@@ -55,6 +55,9 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	/** Expired in-flight tasks requeued per claim, so that a claim after an outage stays short. */
 	private static final int REQUEUE_BATCH = 100;
 
+	/** Dead letters the retention deletes per claim, for the same reason. */
+	private static final int RETENTION_BATCH = 1000;
+
 	/** Most tasks one claim takes, to keep each script call short (it returns fewer when asked). */
 	private static final int CLAIM_BATCH = 1000;
 
@@ -78,8 +81,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private final Duration visibilityTimeout;
 
-	/** The retention of dead letters per partition, as settle.lua reads it: {@code maxCount|maxAgeMillis|}. */
-	private final String deadLetterRetention;
+	private final PartitionRetention retention;
 
 	private final WakeChannels wakeChannels;
 
@@ -94,9 +96,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
 		this.timedScripts = timedScripts;
 		this.observations = observations;
-		// The partitions share the count, so that the queue keeps about maxCount dead letters in all.
-		int perPartition = (deadLetterRetention.maxCount() + partitions.count() - 1) / partitions.count();
-		this.deadLetterRetention = perPartition + "|" + deadLetterRetention.maxAge().toMillis() + "|";
+		this.retention = PartitionRetention.of(deadLetterRetention, partitions.count());
 		this.name = name;
 		this.partitions = partitions;
 		this.codec = codec;
@@ -129,7 +129,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private boolean scheduleOne(String mode, String id, T payload, String time) {
 		String checkedId = Validate.id(id);
-		String json = this.codec.write(Validate.payload(payload));
+		String json = this.codec.write(checkedId, Validate.payload(payload));
 		List<Object> reply = observeScheduling(List.of(checkedId), (trace) -> call(QueueScript.SCHEDULE,
 				"schedule task '" + checkedId + "'", this.partitions.forId(checkedId).forSchedule(),
 				List.of(mode, trace, checkedId, json, time)));
@@ -152,7 +152,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			String id = (task.id() != null) ? Validate.id(task.id()) : UUID.randomUUID().toString();
 			ids.add(id);
 			triples.add(id);
-			triples.add(this.codec.write(Validate.payload(task.payload())));
+			triples.add(this.codec.write(id, Validate.payload(task.payload())));
 			triples.add(Validate.delayMillis(task.delay()));
 		}
 		return observeScheduling(ids, (trace) -> scheduleInBatches(ids, triples, trace));
@@ -292,44 +292,70 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		if (reply.isEmpty()) {
 			return Optional.empty();
 		}
-		String payload = (String) reply.get(0);
-		TaskMeta meta = TaskMeta.parse((String) reply.get(1));
-		return Optional.of(new ScheduledTask<>(id, readForView(id, payload), meta.dueAt(), meta.scheduledAt(),
-				"1".equals(reply.get(2))));
+		return Optional.of(view(checkedId, (String) reply.get(0), (String) reply.get(1), "1".equals(reply.get(2))));
 	}
 
 	@Override
 	public List<ScheduledTask<T>> peek(int max) {
-		List<String> args = List.of(Integer.toString(Validate.max(max)));
 		List<ScheduledTask<T>> tasks = new ArrayList<>();
-		for (List<Object> reply : runOnEach(QueueScript.PEEK, "peek at queue", QueueKeys::forPeek, args)) {
+		for (List<Object> reply : readFirst(QueueScript.PEEK, "peek at queue", QueueKeys::forPeek, Validate.readMax(max),
+				false)) {
 			for (int i = 0; i < reply.size(); i += 3) {
-				String id = (String) reply.get(i);
-				TaskMeta meta = TaskMeta.parse((String) reply.get(i + 2));
-				tasks.add(new ScheduledTask<>(id, readForView(id, (String) reply.get(i + 1)), meta.dueAt(),
-						meta.scheduledAt(), false));
+				tasks.add(view((String) reply.get(i), (String) reply.get(i + 1), (String) reply.get(i + 2), false));
 			}
 		}
-		return earliest(tasks, Comparator.comparing(ScheduledTask::dueAt), max);
+		return inOrder(tasks, Comparator.comparing(ScheduledTask::dueAt));
 	}
 
-	/** The first {@code max} of the tasks that several partitions returned, each in its order. */
-	private <E> List<E> earliest(List<E> merged, Comparator<E> order, int max) {
-		if (this.partitions.count() == 1) {
-			return merged;
+	/** The tasks or dead letters that several partitions returned, each in its order, in one order. */
+	private <E> List<E> inOrder(List<E> merged, Comparator<E> order) {
+		if (this.partitions.count() > 1) {
+			merged.sort(order);
 		}
-		merged.sort(order);
-		return List.copyOf(merged.subList(0, Math.min(max, merged.size())));
+		return merged;
 	}
 
-	private T readForView(String id, String payload) {
-		try {
-			return this.codec.read(payload);
+	/** A stored task as {@code find} and {@code peek} show it: one whose payload cannot be read, as such. */
+	private ScheduledTask<T> view(String id, String payload, String meta, boolean inFlight) {
+		TaskMeta parsed = TaskMeta.parse(meta);
+		T read = readOrNull(payload);
+		return new ScheduledTask<>(id, read, parsed.dueAt(), parsed.scheduledAt(), inFlight,
+				(read != null) ? null : payload);
+	}
+
+	/**
+	 * The replies of a script that reads the first {@code max} entries of a partition in score
+	 * order ({@code peek.lua}, {@code dead-letters.lua}). A partitioned queue first reads only
+	 * scores, those of each partition's first few ({@link PartitionShares#firstAsk}), or of its
+	 * first {@code max} when those do not tell, and then from each partition its share of the first
+	 * {@code max} of all, so that it reads {@code max} payloads in all, not {@code max} per
+	 * partition (in two or three round trips, not one snapshot).
+	 * @param newestFirst whether the script returns the highest scores first
+	 */
+	private List<List<Object>> readFirst(QueueScript script, String what, Function<QueueKeys, List<String>> keys,
+			int max, boolean newestFirst) {
+		List<QueueKeys> all = this.partitions.all();
+		if (all.size() == 1) {
+			return runOnEach(script, what, keys, List.of(Integer.toString(max), "entries"));
 		}
-		catch (JacksonException | IllegalArgumentException ex) {
-			throw new IllegalStateException("Payload of task '" + id + "' in queue '" + this.name
-					+ "' cannot be read; it will be dead-lettered when it falls due: " + ex.getMessage(), ex);
+		int asked = PartitionShares.firstAsk(max, all.size());
+		int[] shares = PartitionShares.of(scores(script, what, keys, asked), asked, max, newestFirst);
+		if (shares == null) {
+			shares = PartitionShares.of(scores(script, what, keys, max), max, max, newestFirst);
 		}
+		List<PartitionCall> calls = new ArrayList<>();
+		for (int partition = 0; partition < all.size(); partition++) {
+			if (shares[partition] > 0) {
+				calls.add(new PartitionCall(keys.apply(all.get(partition)),
+						List.of(Integer.toString(shares[partition]), "entries")));
+			}
+		}
+		return replies(script, what + " '" + this.name + "'", calls);
+	}
+
+	private List<List<Object>> scores(QueueScript script, String what, Function<QueueKeys, List<String>> keys,
+			int count) {
+		return runOnEach(script, what, keys, List.of(Integer.toString(count), "scores"));
 	}
 
 	@Override
@@ -384,8 +410,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		List<PartitionCall> calls = new ArrayList<>(partitions.size());
 		for (int i = 0; i < partitions.size(); i++) {
 			int share = wanted / partitions.size() + ((i < wanted % partitions.size()) ? 1 : 0);
-			calls.add(new PartitionCall(partitions.get(i).forClaim(),
-					List.of(Integer.toString(share), timeoutMillis, Integer.toString(REQUEUE_BATCH))));
+			calls.add(new PartitionCall(partitions.get(i).forClaim(), List.of(Integer.toString(share), timeoutMillis,
+					Integer.toString(REQUEUE_BATCH), this.retention.argument(), Integer.toString(RETENTION_BATCH))));
 		}
 		String what = "claim tasks of queue '" + this.name + "'";
 		List<TimedScripts.Reply> replies = runEach(QueueScript.CLAIM, what, calls);
@@ -441,7 +467,13 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 					+ "details and were dropped: Redis evicted or lost keys of the queue. Run Redis with "
 					+ "maxmemory-policy noeviction and check its persistence.");
 		}
-		for (int i = 3; i < reply.size(); i += 3) {
+		int deadDeleted = Integer.parseInt((String) reply.get(3));
+		if (deadDeleted > 0) {
+			this.metrics.deadLettersDeleted(this.name, deadDeleted);
+			logger.info("Deleted " + deadDeleted + " dead letter(s) of queue '" + this.name + "' for good, as its "
+					+ "dead-letter retention asks (" + this.retention.limits() + ")");
+		}
+		for (int i = 4; i < reply.size(); i += 3) {
 			String id = (String) reply.get(i);
 			TaskMeta meta = TaskMeta.parse((String) reply.get(i + 2));
 			try {
@@ -560,8 +592,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	private List<String> settleArgs(Settlement settlement, String argument, List<String> idsAndTokens) {
 		List<String> args = new ArrayList<>(idsAndTokens.size() + 2);
 		args.add(settlement.action());
-		// Dead letters carry the queue's retention, and a reason of bounded length.
-		args.add((settlement == Settlement.DEAD) ? this.deadLetterRetention + Validate.reason(argument) : argument);
+		// Dead letters carry a reason of bounded length.
+		args.add((settlement == Settlement.DEAD) ? Validate.reason(argument) : argument);
 		args.addAll(idsAndTokens);
 		return args;
 	}
@@ -589,10 +621,9 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public List<DeadLetter<T>> deadLetters(int max) {
-		List<String> args = List.of(Integer.toString(Validate.max(max)));
 		List<DeadLetter<T>> deadLetters = new ArrayList<>();
-		for (List<Object> reply : runOnEach(QueueScript.DEAD_LETTERS, "read the dead letters of queue",
-				QueueKeys::forDeadLetters, args)) {
+		for (List<Object> reply : readFirst(QueueScript.DEAD_LETTERS, "read the dead letters of queue",
+				QueueKeys::forDeadLetters, Validate.readMax(max), true)) {
 			for (int i = 0; i < reply.size(); i += 4) {
 				String[] info = ((String) reply.get(i + 3)).split("\\|", 3);
 				Instant failedAt = Instant.ofEpochMilli((long) Double.parseDouble((String) reply.get(i + 1)));
@@ -600,7 +631,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 						Integer.parseInt(info[0]), info[2], failedAt));
 			}
 		}
-		return earliest(deadLetters, Comparator.comparing(DeadLetter<T>::failedAt).reversed(), max);
+		return inOrder(deadLetters, Comparator.comparing(DeadLetter<T>::failedAt).reversed());
 	}
 
 	private @Nullable T readOrNull(String payload) {
@@ -632,15 +663,19 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	 */
 	private List<List<Object>> runOnEach(QueueScript script, String what, Function<QueueKeys, List<String>> keys,
 			List<String> args) {
-		String fullWhat = what + " '" + this.name + "'";
 		List<PartitionCall> calls = this.partitions.all()
 			.stream()
 			.map((partition) -> new PartitionCall(keys.apply(partition), args))
 			.toList();
-		List<TimedScripts.Reply> replies = runEach(script, fullWhat, calls);
+		return replies(script, what + " '" + this.name + "'", calls);
+	}
+
+	/** Runs the calls as {@link #runEach} does and returns each reply, throwing the first failure once all are in. */
+	private List<List<Object>> replies(QueueScript script, String what, List<PartitionCall> calls) {
+		List<TimedScripts.Reply> replies = runEach(script, what, calls);
 		List<List<Object>> values = new ArrayList<>(replies.size());
 		for (TimedScripts.Reply reply : replies) {
-			values.add(replyOf(fullWhat, reply));
+			values.add(replyOf(what, reply));
 		}
 		return values;
 	}

@@ -35,6 +35,9 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	/** Most partitions of one queue: a claim sends a script to each. */
 	public static final int MAX_PARTITIONS = 1024;
 
+	/** The default of {@link Builder#maxPayloadSize(int)}: 1 MiB of JSON. */
+	public static final int DEFAULT_MAX_PAYLOAD_SIZE = 1024 * 1024;
+
 	private final JsonMapper jsonMapper;
 
 	private final String keyPrefix;
@@ -61,6 +64,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 	private final ToIntFunction<String> partitions;
 
+	private final int maxPayloadSize;
+
 	private RedisDelayQueues(Builder builder) {
 		this.jsonMapper = builder.jsonMapper;
 		this.keyPrefix = builder.keyPrefix;
@@ -74,6 +79,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		this.deadLetterRetention = builder.deadLetterRetention;
 		this.strictPayloads = builder.strictPayloads;
 		this.partitions = builder.partitions;
+		this.maxPayloadSize = builder.maxPayloadSize;
 		this.wakeChannels = new WakeChannels(builder.connectionFactory);
 		this.timedScripts = new TimedScripts(builder.connectionFactory, builder.commandTimeout,
 				RedisSystemException::new);
@@ -121,8 +127,9 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	private <T> RedisDelayQueue<T> create(String name, Class<T> payloadType, QueueMetrics metrics,
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
 		return new RedisDelayQueue<>(name, new QueuePartitions(this.keyPrefix, name, this.partitions.applyAsInt(name)),
-				new PayloadCodec<>(this.jsonMapper, payloadType, this.strictPayloads.test(name)), this.visibilityTimeout,
-				this.deadLetterRetention.apply(name), this.wakeChannels, this.timedScripts, metrics, observations);
+				new PayloadCodec<>(this.jsonMapper, payloadType, this.strictPayloads.test(name), this.maxPayloadSize),
+				this.visibilityTimeout, this.deadLetterRetention.apply(name), this.wakeChannels, this.timedScripts, metrics,
+				observations);
 	}
 
 	/**
@@ -163,6 +170,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 		private ToIntFunction<String> partitions = (name) -> 1;
 
+		private int maxPayloadSize = DEFAULT_MAX_PAYLOAD_SIZE;
+
 		private Builder(RedisConnectionFactory connectionFactory, JsonMapper jsonMapper) {
 			if (connectionFactory == null || jsonMapper == null) {
 				throw new IllegalArgumentException("Connection factory and JSON mapper must not be null");
@@ -188,7 +197,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		/**
 		 * Set how long a task {@linkplain DelayQueue#poll(int) polled} by a consumer stays
 		 * invisible to others before it is delivered again. The default is 30 seconds.
-		 * @param visibilityTimeout the visibility timeout, positive
+		 * @param visibilityTimeout the visibility timeout, positive, at most
+		 * {@link DelayQueue#MAX_VISIBILITY_TIMEOUT}
 		 * @return this builder
 		 */
 		public Builder visibilityTimeout(Duration visibilityTimeout) {
@@ -215,7 +225,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		}
 
 		/**
-		 * Record the {@code baton.queue.scheduled} counter and the {@code baton.queue.depth}
+		 * Record the {@code baton.queue.scheduled}, {@code baton.queue.inconsistent} and
+		 * {@code baton.queue.dead-letters.deleted} counters and the {@code baton.queue.depth}
 		 * gauges in the given registry, and, unless an {@link #observationRegistry} is set, the
 		 * {@code baton.queue.schedule} timer. By default no metrics are recorded.
 		 * @param meterRegistry the registry
@@ -262,8 +273,9 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		}
 
 		/**
-		 * Set how many dead letters each queue keeps, and for how long. The default is
-		 * {@link DeadLetterRetention#DEFAULT} for every queue.
+		 * Set which dead letters each queue deletes for good: beyond a count, and older than an
+		 * age. Claims apply it, and count every deletion in {@code baton.queue.dead-letters.deleted}.
+		 * The default, {@link DeadLetterRetention#DEFAULT} for every queue, deletes none.
 		 * @param retention the retention by queue name
 		 * @return this builder
 		 */
@@ -296,6 +308,22 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		 */
 		public Builder partitions(ToIntFunction<String> partitions) {
 			this.partitions = partitions;
+			return this;
+		}
+
+		/**
+		 * Set the largest payload a queue accepts, in bytes of its JSON (UTF-8): a larger one is
+		 * refused with an {@link IllegalArgumentException} before anything is written. Redis holds
+		 * every waiting payload in memory, and each claim carries the payloads of its tasks. The
+		 * default is {@value #DEFAULT_MAX_PAYLOAD_SIZE} bytes.
+		 * @param maxPayloadSize the most bytes, positive
+		 * @return this builder
+		 */
+		public Builder maxPayloadSize(int maxPayloadSize) {
+			if (maxPayloadSize < 1) {
+				throw new IllegalArgumentException("Max payload size must be at least 1 byte, was " + maxPayloadSize);
+			}
+			this.maxPayloadSize = maxPayloadSize;
 			return this;
 		}
 

@@ -116,12 +116,25 @@ final class Validate {
 			throw new IllegalArgumentException(
 					"Visibility timeout must be at least 1ms (Redis keeps it in milliseconds), was " + timeout);
 		}
+		if (timeout.compareTo(DelayQueue.MAX_VISIBILITY_TIMEOUT) > 0) {
+			throw new IllegalArgumentException("Visibility timeout must be at most "
+					+ DelayQueue.MAX_VISIBILITY_TIMEOUT.toHours() + "h (DelayQueue.MAX_VISIBILITY_TIMEOUT), was " + timeout);
+		}
 		return Long.toString(timeout.toMillis());
 	}
 
 	static int max(int max) {
 		if (max <= 0) {
 			throw new IllegalArgumentException("Maximum number of tasks must be positive, was " + max);
+		}
+		return max;
+	}
+
+	/** The limit of a read that returns payloads ({@code peek}, {@code deadLetters}). */
+	static int readMax(int max) {
+		if (max(max) > DelayQueue.MAX_PEEK) {
+			throw new IllegalArgumentException("Maximum number of tasks to read must be at most " + DelayQueue.MAX_PEEK
+					+ " (DelayQueue.MAX_PEEK), was " + max);
 		}
 		return max;
 	}

@@ -4,13 +4,20 @@
 -- tasks are first put back in the due set with their original due time and order.
 -- Cost: O((k + e) log N) for k claimed and e requeued tasks, independent of the queue length, in
 -- a fixed number of Redis calls (multi-member commands), not a few per task.
+-- It also applies the dead-letter retention the application set, so that it runs on a quiet
+-- queue too: the dead letters older than maxAgeMillis, and the oldest beyond maxCount, are
+-- deleted, at most ARGV[5] per claim.
 -- KEYS[1] due (zset), KEYS[2] tasks (hash), KEYS[3] meta (hash), KEYS[4] in flight (zset id ->
--- visibility deadline), KEYS[5] sequence (string counter, also the source of tokens)
--- ARGV[1] max tasks to claim, ARGV[2] visibility timeout ms, ARGV[3] max expired tasks to requeue
+-- visibility deadline), KEYS[5] sequence (string counter, also the source of tokens, see reserveSequence),
+-- KEYS[6] dead (zset id -> failedAt), KEYS[7] dead payloads (hash), KEYS[8] dead info (hash)
+-- ARGV[1] max tasks to claim, ARGV[2] visibility timeout ms, ARGV[3] max expired tasks to requeue,
+--   ARGV[4] the dead-letter retention "maxCount|maxAgeMillis", or '' to keep every dead letter,
+--   ARGV[5] max dead letters to delete
 -- Returns: {now ms, ms until the next waiting task is due (0 if due now) or the first in-flight
 --   delivery expires, whichever is first, or -1 if no task waits or is in flight,
 --   the number of tasks found in line without their payload or meta (their keys were evicted or
 --   deleted behind Baton's back; what is left of them is deleted),
+--   the number of dead letters the retention deleted,
 --   then per claimed task: id, payload, meta "scheduledAt|dueAt|attempt|token|sequence" and trace}
 redis.replicate_commands()
 local time = redis.call('TIME')
@@ -33,6 +40,29 @@ if #expired > 0 then
 	end
 end
 
+-- Deletes the dead letters the retention asks for; returns how many.
+local function applyRetention(limit)
+	local maxCount, maxAge = string.match(ARGV[4], '^(%d+)|(%d+)$')
+	if not maxCount then
+		return 0
+	end
+	local deleted = redis.call('ZRANGEBYSCORE', KEYS[6], '-inf', string.format('%.0f', now - tonumber(maxAge)),
+		'LIMIT', 0, limit)
+	local excess = redis.call('ZCARD', KEYS[6]) - #deleted - tonumber(maxCount)
+	if excess > 0 and #deleted < limit then
+		for _, id in ipairs(redis.call('ZRANGE', KEYS[6], #deleted, #deleted + math.min(excess, limit - #deleted) - 1)) do
+			deleted[#deleted + 1] = id
+		end
+	end
+	if #deleted > 0 then
+		callInSlices('ZREM', KEYS[6], deleted)
+		callInSlices('HDEL', KEYS[7], deleted)
+		callInSlices('HDEL', KEYS[8], deleted)
+	end
+	return #deleted
+end
+local deadDeleted = applyRetention(tonumber(ARGV[5]))
+
 local reply = {}
 local inconsistent = 0
 local dueCount = redis.call('ZCOUNT', KEYS[1], '-inf', now)
@@ -46,7 +76,7 @@ if count > 0 then
 	local metas = redis.call('HMGET', KEYS[3], unpack(ids))
 	local payloads = redis.call('HMGET', KEYS[2], unpack(ids))
 	local deadline = string.format('%.0f', now + tonumber(ARGV[2]))
-	local sequence = redis.call('INCRBY', KEYS[5], #ids) - #ids
+	local sequence = reserveSequence(KEYS[5], #ids, time)
 	local newMetas = {}
 	local inFlight = {}
 	local broken = {}
@@ -96,6 +126,7 @@ else
 		end
 	end
 end
+table.insert(reply, 1, string.format('%.0f', deadDeleted))
 table.insert(reply, 1, string.format('%.0f', inconsistent))
 table.insert(reply, 1, string.format('%.0f', nextDueIn))
 table.insert(reply, 1, string.format('%.0f', now))

@@ -20,6 +20,18 @@ local function hmgetInSlices(key, fields)
 	return values
 end
 
+-- Reserves count numbers of a queue's sequence (scheduling order, delivery tokens) and returns
+-- the number before the first. The counter expires a day after its last use, so that a drained
+-- queue leaves no key for ever, and starts again at the Redis clock in microseconds (TIME): past
+-- every number it gave before, which only more than a million numbers a second since it started
+-- could outrun, so that a stale delivery's token never matches a later task of the same id.
+local function reserveSequence(key, count, time)
+	redis.call('SET', key, string.format('%.0f', tonumber(time[1]) * 1000000 + tonumber(time[2])), 'NX')
+	local last = redis.call('INCRBY', key, count) - count
+	redis.call('PEXPIRE', key, 86400000)
+	return last
+end
+
 -- A task's meta: "scheduledAt|dueAt|attempt|token|sequence" (times in epoch milliseconds of the
 -- Redis clock, the sequence in 16 digits), then the trace context of its scheduling: '' or '|'
 -- and its fields. Every rewrite keeps the trace context as it is.

@@ -1,14 +1,21 @@
 -- Reads the most recent dead letters.
 -- KEYS[1] dead (zset id -> failedAt), KEYS[2] dead payloads (hash), KEYS[3] dead info (hash)
--- ARGV[1] max dead letters
--- Returns: per dead letter, most recent first: id, failedAt ms, payload, "attempts|scheduledAt|reason"
+-- ARGV[1] max dead letters, ARGV[2] 'scores' for only their failure times (so that a partitioned
+--   queue learns how many of the most recent of all each partition holds before it reads
+--   payloads), or 'entries'
+-- Returns: 'scores': the failure times, most recent first; 'entries': per dead letter, most recent
+--   first: id, failedAt ms, payload, "attempts|scheduledAt|reason"
 local reply = {}
 local dead = redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
 for i = 1, #dead, 2 do
 	local id = dead[i]
-	reply[#reply + 1] = id
-	reply[#reply + 1] = dead[i + 1]
-	reply[#reply + 1] = redis.call('HGET', KEYS[2], id) or ''
-	reply[#reply + 1] = redis.call('HGET', KEYS[3], id) or '0|0|'
+	if ARGV[2] == 'scores' then
+		reply[#reply + 1] = dead[i + 1]
+	else
+		reply[#reply + 1] = id
+		reply[#reply + 1] = dead[i + 1]
+		reply[#reply + 1] = redis.call('HGET', KEYS[2], id) or ''
+		reply[#reply + 1] = redis.call('HGET', KEYS[3], id) or '0|0|'
+	end
 end
 return reply

@@ -14,7 +14,7 @@ end
 local scheduled = string.match(redis.call('HGET', KEYS[8], id), '^%d+|(%d+)|')
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local member = string.format('%016.0f', redis.call('INCR', KEYS[4]))
+local member = string.format('%016.0f', reserveSequence(KEYS[4], 1, time) + 1)
 local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 redis.call('HSET', KEYS[2], id, payload)
 redis.call('HSET', KEYS[3], id, formatMeta(scheduled, now, 0, 0, member, ''))

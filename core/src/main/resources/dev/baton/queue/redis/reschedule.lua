@@ -17,7 +17,7 @@ end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local due = now + tonumber(ARGV[2])
-member = string.format('%016.0f', redis.call('INCR', KEYS[3]))
+member = string.format('%016.0f', reserveSequence(KEYS[3], 1, time) + 1)
 local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 redis.call('HSET', KEYS[2], id, formatMeta(scheduled, due, attempt, token, member, trace))
 redis.call('ZADD', KEYS[1], string.format('%.0f', due), member .. id)

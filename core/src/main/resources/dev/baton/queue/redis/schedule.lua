@@ -3,7 +3,7 @@
 -- Waiting members of the due set are a 16-digit sequence number followed by the id, so that tasks
 -- due in the same millisecond (equal scores) sort in scheduling order.
 -- KEYS[1] due (zset), KEYS[2] tasks (hash id -> payload), KEYS[3] meta (hash id -> meta),
--- KEYS[4] sequence (string counter), KEYS[5] wake channel
+-- KEYS[4] sequence (string counter, see reserveSequence), KEYS[5] wake channel
 -- ARGV[1] 'delay' (times are milliseconds from now, Redis time) or 'at' (epoch milliseconds)
 -- ARGV[2] the trace context of the scheduling, '' or '|' followed by its fields, kept in each meta
 -- ARGV[3..] triples: id, payload JSON, time
@@ -18,7 +18,7 @@ local earliest = head[2] and tonumber(head[2])
 local relative = ARGV[1] == 'delay'
 -- Reserve one sequence number per task up front (ids that turn out to be taken leave gaps).
 local taskCount = (#ARGV - 2) / 3
-local sequence = redis.call('INCRBY', KEYS[4], taskCount) - taskCount
+local sequence = reserveSequence(KEYS[4], taskCount, time)
 local wake = false
 local metas = {}
 local waiting = {}

@@ -1,14 +1,12 @@
 -- Settles or extends in-flight deliveries. A delivery counts only while its task is in flight
 -- with the same token; stale deliveries are skipped.
 -- KEYS[1] due (zset), KEYS[2] tasks (hash), KEYS[3] meta (hash), KEYS[4] in flight (zset),
--- KEYS[5] sequence (string counter), KEYS[6] wake channel, KEYS[7] dead (zset id -> failedAt),
+-- KEYS[5] sequence (string counter, see reserveSequence), KEYS[6] wake channel, KEYS[7] dead (zset id -> failedAt),
 -- KEYS[8] dead payloads (hash), KEYS[9] dead info (hash id -> "attempts|scheduledAt|reason")
 -- ARGV[1] action: 'ack' (delete), 'retry' (due again after ARGV[2] ms, attempt counted),
 --   'handback' (due again at its original due time, attempt not counted), 'dead' (to the dead
---   letters; ARGV[2] is "maxCount|maxAgeMillis|reason": the dead letters beyond the newest
---   maxCount, and those older than maxAgeMillis, are deleted, at most 1000 per call),
---   'extend' (visibility deadline at least now + ARGV[2] ms: a later deadline, such as a handler's
---   own longer extension, is kept)
+--   letters, ARGV[2] the reason; claim.lua applies the retention), 'extend' (visibility deadline
+--   at least now + ARGV[2] ms: a later deadline, such as a handler's own longer extension, is kept)
 -- ARGV[3..] pairs: id, token
 -- Returns: one integer per delivery, 1 if it was current and is done, 0 if stale
 -- Cost: one command per delivery (its removal from the in-flight set, which also tells whether it
@@ -18,25 +16,21 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local action = ARGV[1]
 local argument = ARGV[2]
-local maxDead, maxDeadAge
-if action == 'dead' then
-	maxDead, maxDeadAge, argument = string.match(ARGV[2], '^(%d+)|(%d+)|(.*)$')
-	maxDead = tonumber(maxDead)
-	maxDeadAge = tonumber(maxDeadAge)
-end
 local requeues = action == 'retry' or action == 'handback'
-local earliest, first
+local earliest, sequence
 if requeues then
 	local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 	earliest = head[2] and tonumber(head[2])
-	first = tonumber(redis.call('GET', KEYS[5]) or '0')
+end
+if action == 'retry' then
+	-- One number per delivery; stale ones leave gaps
+	sequence = reserveSequence(KEYS[5], (#ARGV - 2) / 2, time)
 end
 local ids = {}
 for i = 3, #ARGV, 2 do
 	ids[#ids + 1] = ARGV[i]
 end
 local metas = hmgetInSlices(KEYS[3], ids)
-local sequence = first
 local wake = false
 local deleted = {}
 local results = {}
@@ -83,25 +77,6 @@ end
 if #deleted > 0 then
 	callInSlices('HDEL', KEYS[2], deleted)
 	callInSlices('HDEL', KEYS[3], deleted)
-end
-if requeues and sequence ~= first then
-	redis.call('SET', KEYS[5], string.format('%.0f', sequence))
-end
-if action == 'dead' and #deleted > 0 then
-	local expired = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', string.format('%.0f', now - maxDeadAge),
-		'LIMIT', 0, 1000)
-	local excess = redis.call('ZCARD', KEYS[7]) - #expired - maxDead
-	if excess > 0 then
-		local oldest = redis.call('ZRANGE', KEYS[7], #expired, #expired + math.min(excess, 1000 - #expired) - 1)
-		for _, id in ipairs(oldest) do
-			expired[#expired + 1] = id
-		end
-	end
-	if #expired > 0 then
-		callInSlices('ZREM', KEYS[7], expired)
-		callInSlices('HDEL', KEYS[8], expired)
-		callInSlices('HDEL', KEYS[9], expired)
-	end
 end
 if wake then
 	redis.call('PUBLISH', KEYS[6], 'wake')

@@ -197,6 +197,7 @@ class PartitionedDelayQueueTests {
 			List<Delivery<String>> deliveries = orders.poll(40);
 			assertThat(deliveries).hasSize(40);
 			deliveries.forEach((delivery) -> delivery.deadLetter("broken"));
+			assertThat(orders.poll(1)).as("a claim applies the retention").isEmpty();
 
 			// Two per partition: at most 8 in all, not 8 in each.
 			assertThat(orders.stats().dead()).isBetween(1L, 8L);
@@ -247,6 +248,66 @@ class PartitionedDelayQueueTests {
 				await().atMost(Duration.ofSeconds(5)).until(() -> wakeUps.get() > afterSubscribing);
 			}
 		}
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void peekAndDeadLettersReadTheirLimitInTotalWhateverThePartitions(RedisConnectionFactory connectionFactory) {
+		try (RedisDelayQueues queues = partitioned(connectionFactory, 8)) {
+			ConsumableQueue<Counted> queue = (ConsumableQueue<Counted>) queues.get("counted", Counted.class);
+			for (int i = 0; i < 80; i++) {
+				queue.schedule("c-" + i, new Counted("c-" + i), Duration.ofMinutes(10 + i));
+			}
+
+			Counted.READS.set(0);
+			assertThat(queue.peek(5)).extracting(ScheduledTask::id).containsExactly("c-0", "c-1", "c-2", "c-3", "c-4");
+			assertThat(Counted.READS).as("payloads read").hasValue(5);
+
+			queue.advance(null);
+			List<Delivery<Counted>> deliveries;
+			while (!(deliveries = queue.poll(100)).isEmpty()) {
+				deliveries.forEach((delivery) -> delivery.deadLetter("failed"));
+			}
+			Counted.READS.set(0);
+			assertThat(queue.deadLetters(5)).hasSize(5);
+			assertThat(Counted.READS).as("payloads read").hasValue(5);
+		}
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void peekFindsTheEarliestTasksWhenOnePartitionHoldsThemAll(RedisConnectionFactory connectionFactory) {
+		try (RedisDelayQueues queues = partitioned(connectionFactory, 8)) {
+			ConsumableQueue<Counted> queue = (ConsumableQueue<Counted>) queues.get("counted", Counted.class);
+			QueuePartitions partitions = new QueuePartitions("baton:q:", "counted", 8);
+			QueueKeys first = partitions.forId("c-0");
+			List<String> crowded = IntStream.range(0, 1000)
+				.mapToObj((i) -> "c-" + i)
+				.filter((id) -> partitions.forId(id).equals(first))
+				.limit(10)
+				.toList();
+			for (int i = 0; i < crowded.size(); i++) {
+				queue.schedule(crowded.get(i), new Counted(crowded.get(i)), Duration.ofMinutes(1 + i));
+			}
+			for (int i = 0; i < 40; i++) {
+				queue.schedule("late-" + i, new Counted("late-" + i), Duration.ofHours(1 + i));
+			}
+
+			Counted.READS.set(0);
+			assertThat(queue.peek(6)).extracting(ScheduledTask::id).containsExactlyElementsOf(crowded.subList(0, 6));
+			assertThat(Counted.READS).as("payloads read").hasValue(6);
+		}
+	}
+
+	/** A payload that counts how often it is made, by the tests or by reading its JSON. */
+	record Counted(String name) {
+
+		static final AtomicInteger READS = new AtomicInteger();
+
+		Counted {
+			READS.incrementAndGet();
+		}
+
 	}
 
 	private static RedisDelayQueues partitioned(RedisConnectionFactory connectionFactory, int partitions) {

@@ -2,9 +2,7 @@ package dev.baton.queue.redis;
 
 import java.time.Duration;
 
-import dev.baton.queue.DeadLetterRetention;
 import dev.baton.queue.DelayQueue;
-import dev.baton.queue.Delivery;
 import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.test.RedisTest;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -16,49 +14,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** What a queue keeps is bounded: dead letters by count and age, meters and objects by known names. */
+/** What a queue keeps is bounded: meters and objects by known names (dead letters: DeadLetterRetentionTests). */
 @RedisTest
 class RedisDelayQueueBoundsTests {
-
-	@Test
-	void deadLettersBeyondTheRetainedCountAreDeletedWholly(RedisConnectionFactory connectionFactory,
-			StringRedisTemplate redis) {
-		try (RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
-			.deadLetterRetention((name) -> new DeadLetterRetention(3, Duration.ofDays(1)))
-			.build()) {
-			ConsumableQueue<String> queue = consumable(queues.get("orders", String.class));
-			for (int i = 0; i < 5; i++) {
-				queue.schedule("o-" + i, "x", Duration.ZERO);
-				Delivery<String> delivery = queue.poll(1).get(0);
-				delivery.deadLetter("failed " + i);
-			}
-
-			assertThat(queue.deadLetters(10)).extracting((dead) -> dead.id()).containsExactly("o-4", "o-3", "o-2");
-			assertThat(redis.opsForHash().keys("baton:q:{orders}:dead-payloads")).containsExactlyInAnyOrder("o-2", "o-3",
-					"o-4");
-			assertThat(redis.opsForHash().keys("baton:q:{orders}:dead-info")).containsExactlyInAnyOrder("o-2", "o-3",
-					"o-4");
-		}
-	}
-
-	@Test
-	void deadLettersOlderThanTheRetainedAgeAreDeleted(RedisConnectionFactory connectionFactory,
-			StringRedisTemplate redis) throws InterruptedException {
-		try (RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
-			.deadLetterRetention((name) -> new DeadLetterRetention(100, Duration.ofMillis(200)))
-			.build()) {
-			ConsumableQueue<String> queue = consumable(queues.get("orders", String.class));
-			queue.schedule("old", "x", Duration.ZERO);
-			queue.poll(1).get(0).deadLetter("failed");
-			Thread.sleep(300);
-
-			queue.schedule("new", "x", Duration.ZERO);
-			queue.poll(1).get(0).deadLetter("failed");
-
-			assertThat(queue.deadLetters(10)).extracting((dead) -> dead.id()).containsExactly("new");
-			assertThat(redis.opsForHash().keys("baton:q:{orders}:dead-payloads")).containsExactly("new");
-		}
-	}
 
 	@Test
 	void dynamicQueueNamesLeaveNoMetersOrObjectsBehind(RedisConnectionFactory connectionFactory) {

@@ -4,12 +4,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import dev.baton.queue.DelayQueue;
+import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
 import dev.baton.queue.internal.ConsumableQueue;
 import org.assertj.core.api.ThrowingConsumer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -80,6 +84,56 @@ class RedisDelayQueueInputTests extends OrderQueueTests {
 	void visibilityTimeoutBelowOneMillisecondIsRefused() {
 		assertThatIllegalArgumentException().isThrownBy(() -> this.queue.claim(1, Duration.ofNanos(500_000)))
 			.withMessageContaining("at least 1ms");
+	}
+
+	@Test
+	void visibilityTimeoutsBeyondTheLimitAreRefusedAndTheTaskKeepsItsDeadline(RedisConnectionFactory connectionFactory) {
+		this.queue.schedule("o-1", new Order("a", 1), Duration.ZERO);
+		Delivery<Order> delivery = this.queue.poll(1).get(0);
+		Double deadline = this.redis.opsForZSet().score("baton:q:{orders}:inflight", "o-1");
+
+		assertThatIllegalArgumentException().isThrownBy(() -> delivery.extendVisibility(Duration.ofMillis(Long.MAX_VALUE)))
+			.withMessageContaining("Visibility timeout must be at most 12h (DelayQueue.MAX_VISIBILITY_TIMEOUT)");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.queue.extendVisibility(List.of(delivery), DelayQueue.MAX_VISIBILITY_TIMEOUT.plusMillis(1)))
+			.withMessageContaining("at most 12h");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.queue.claim(1, Duration.ofDays(1)))
+			.withMessageContaining("at most 12h");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
+				.visibilityTimeout(Duration.ofDays(365)))
+			.withMessageContaining("at most 12h");
+
+		assertThat(this.redis.opsForZSet().score("baton:q:{orders}:inflight", "o-1")).isEqualTo(deadline);
+		assertThat(delivery.extendVisibility(DelayQueue.MAX_VISIBILITY_TIMEOUT)).isTrue();
+	}
+
+	@Test
+	void payloadsLargerThanTheLimitAreRefused() {
+		Order large = new Order("x".repeat(RedisDelayQueues.DEFAULT_MAX_PAYLOAD_SIZE), 1);
+
+		assertRefused((queue) -> queue.schedule("o-1", large, Duration.ZERO),
+				"Payload of task 'o-1' is 1048600 bytes as JSON, more than the 1048576 a queue accepts (max payload size)");
+		assertRefused((queue) -> queue.scheduleAll(List.of(NewTask.of("ok", new Order("a", 1), Duration.ZERO),
+				NewTask.of("big", large, Duration.ZERO))), "Payload of task 'big' is 1048600 bytes");
+	}
+
+	@Test
+	void payloadLimitCountsUtf8BytesAndCanBeSet(RedisConnectionFactory connectionFactory) {
+		try (RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
+			.maxPayloadSize(100)
+			.build()) {
+			DelayQueue<String> small = queues.get("small", String.class);
+			// 40 characters, 120 bytes in UTF-8, and the quotes
+			assertThatIllegalArgumentException().isThrownBy(() -> small.schedule("€", "€".repeat(40), Duration.ZERO))
+				.withMessageContaining("is 122 bytes as JSON, more than the 100");
+			assertThat(small.schedule("ascii", "e".repeat(98), Duration.ZERO)).isTrue();
+		}
+		try (RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
+			.maxPayloadSize(3_000_000)
+			.build()) {
+			assertThat(queues.get("large", String.class).schedule("l", "x".repeat(2_000_000), Duration.ZERO)).isTrue();
+		}
 	}
 
 	private void assertRefused(ThrowingConsumer<ConsumableQueue<Order>> call, String message) {

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
 import dev.baton.queue.QueueStats;
@@ -12,6 +13,7 @@ import dev.baton.queue.ScheduledTask;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 class RedisDelayQueueSchedulingTests extends OrderQueueTests {
@@ -158,6 +160,36 @@ class RedisDelayQueueSchedulingTests extends OrderQueueTests {
 		assertThat(this.queue.peek(2)).extracting(ScheduledTask::id).containsExactly("a", "b");
 		assertThat(this.queue.poll(10)).extracting(Delivery::id).containsExactly("a");
 		assertThat(this.queue.peek(10)).extracting(ScheduledTask::id).containsExactly("b", "c");
+	}
+
+	@Test
+	void peekAndFindShowAnUnreadableTaskAsSuchBesideTheOthers() {
+		this.queues.get("orders", String.class).schedule("poison", "not an order", Duration.ofMinutes(1));
+		this.queue.schedule("fine", new Order("fine", 1), Duration.ofMinutes(2));
+
+		assertThat(this.queue.peek(10)).satisfiesExactly((poison) -> {
+			assertThat(poison.id()).isEqualTo("poison");
+			assertThat(poison.payload()).isNull();
+			assertThat(poison.unreadablePayload()).isEqualTo("\"not an order\"");
+		}, (fine) -> {
+			assertThat(fine.payload()).isEqualTo(new Order("fine", 1));
+			assertThat(fine.unreadablePayload()).isNull();
+		});
+		assertThat(this.queue.find("poison")).hasValueSatisfying((poison) -> {
+			assertThat(poison.payload()).isNull();
+			assertThat(poison.unreadablePayload()).isEqualTo("\"not an order\"");
+		});
+	}
+
+	@Test
+	void peekAndDeadLettersRefuseALimitAboveTheirMaximum() {
+		assertThat(this.queue.peek(DelayQueue.MAX_PEEK)).isEmpty();
+		assertThat(this.queue.deadLetters(DelayQueue.MAX_PEEK)).isEmpty();
+
+		assertThatIllegalArgumentException().isThrownBy(() -> this.queue.peek(DelayQueue.MAX_PEEK + 1))
+			.withMessage("Maximum number of tasks to read must be at most 1000 (DelayQueue.MAX_PEEK), was 1001");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.queue.deadLetters(Integer.MAX_VALUE))
+			.withMessageContaining("at most 1000 (DelayQueue.MAX_PEEK)");
 	}
 
 	@Test
