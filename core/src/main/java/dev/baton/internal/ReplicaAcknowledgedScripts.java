@@ -19,6 +19,7 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -83,11 +84,22 @@ public final class ReplicaAcknowledgedScripts implements AutoCloseable {
 	 * time
 	 */
 	public Acknowledged eval(String what, TimedScripts.Script script) {
+		return eval(what, script, null);
+	}
+
+	/**
+	 * Runs a script as {@link #eval(String, TimedScripts.Script)} does, and if no reply came, sends
+	 * {@code undo} behind it on the same connection before that is closed: on another connection
+	 * the undo could run first, and the script after it.
+	 * @param undo what undoes the script's writes, or {@code null}
+	 */
+	public Acknowledged eval(String what, TimedScripts.Script script, TimedScripts.@Nullable Script undo) {
 		long deadline = System.nanoTime() + this.commandTimeout.plus(this.replicaTimeout).toNanos();
 		Connection connection = borrow(what);
 		boolean reusable = false;
+		RedisClusterAsyncCommands<byte[], byte[]> commands = null;
 		try {
-			RedisClusterAsyncCommands<byte[], byte[]> commands = connection.commandsFor(script.firstKey());
+			commands = connection.commandsFor(script.firstKey());
 			Acknowledged acknowledged;
 			try {
 				acknowledged = run(commands, script.send(commands), deadline);
@@ -100,6 +112,10 @@ public final class ReplicaAcknowledgedScripts implements AutoCloseable {
 			return acknowledged;
 		}
 		catch (Throwable ex) {
+			if (undo != null && commands != null) {
+				// Its text, not its digest: a NOSCRIPT reply would come too late to send it again.
+				undo.sendText(commands);
+			}
 			throw this.failure.apply("Redis did not " + what + ": " + ex.getMessage(), ex);
 		}
 		finally {

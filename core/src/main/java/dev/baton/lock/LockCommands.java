@@ -44,6 +44,9 @@ final class LockCommands {
 
 	private static final long UNKNOWN_LEASE_MILLIS = 1000;
 
+	/** What {@link #handOff} returns when the new owner has it but fewer replicas than awaited do. */
+	static final long UNREPLICATED = -1;
+
 	/**
 	 * Fencing tokens that each acquisition and hand-off in Redis reserves: its own, and one for each
 	 * turn within this JVM that may follow it without a script (see {@link RedisLockLease#passTo}).
@@ -83,9 +86,13 @@ final class LockCommands {
 	 * @return the fencing token (positive), or minus the holder's remaining lease in ms (at most 0)
 	 */
 	long acquire(LockKeys keys, String owner, long leaseMillis, long fenceMillis, long waitingMillis) {
-		Acknowledged reply = write("acquire lock '" + keys.name() + "'", ACQUIRE,
-				List.of(keys.lock(), keys.fence(), keys.waiting()), owner, String.valueOf(leaseMillis),
-				String.valueOf(fenceMillis), String.valueOf(waitingMillis), String.valueOf(RESERVED_TOKENS));
+		TimedScripts.Script acquire = new TimedScripts.Script(ACQUIRE, List.of(keys.lock(), keys.fence(), keys.waiting()),
+				owner, String.valueOf(leaseMillis), String.valueOf(fenceMillis), String.valueOf(waitingMillis),
+				String.valueOf(RESERVED_TOKENS));
+		String what = "acquire lock '" + keys.name() + "'";
+		// Without a reply, the caller releases quietly; with replicas, on the acquisition's own connection too.
+		Acknowledged reply = (this.replicated != null) ? this.replicated.eval(what, acquire, releaseScript(keys, owner))
+				: new Acknowledged(this.calls.value(what, this.calls.evalAll(what, List.of(acquire)).get(0)), 0);
 		List<?> result = (List<?>) reply.value();
 		long value = ((Number) result.get(1)).longValue();
 		if (((Number) result.get(0)).longValue() == 1) {
@@ -133,14 +140,19 @@ final class LockCommands {
 	/**
 	 * Passes the lock from {@code owner} to {@code newOwner} if {@code owner} still holds it,
 	 * reserving {@value #RESERVED_TOKENS} fencing tokens.
-	 * @return the new owner's fencing token, or 0 when {@code owner} no longer held the lock
+	 * @return the new owner's fencing token, 0 when {@code owner} no longer held the lock, or
+	 * {@link #UNREPLICATED} when fewer replicas than awaited have the new owner (counted)
 	 */
 	long handOff(LockKeys keys, String owner, String newOwner, long leaseMillis, long fenceMillis) {
 		Acknowledged reply = write("hand over lock '" + keys.name() + "'", HAND_OFF, List.of(keys.lock(), keys.fence()),
 				owner, newOwner, String.valueOf(leaseMillis), String.valueOf(fenceMillis),
 				String.valueOf(RESERVED_TOKENS));
-		reportIfUnreplicated(keys, "hand-off", reply);
-		return number(reply.value());
+		long token = number(reply.value());
+		if (token > 0 && unreplicated(reply)) {
+			this.metrics.unreplicated("hand-off");
+			return UNREPLICATED;
+		}
+		return token;
 	}
 
 	/**
@@ -196,8 +208,11 @@ final class LockCommands {
 	 * have happened (no reply in time), so that it is not left held for a whole lease.
 	 */
 	void releaseQuietly(LockKeys keys, String owner) {
-		this.calls.sendQuietly(new TimedScripts.Script(RELEASE, List.of(keys.lock(), keys.waiting()), owner,
-				keys.channel(), ""));
+		this.calls.sendQuietly(releaseScript(keys, owner));
+	}
+
+	private static TimedScripts.Script releaseScript(LockKeys keys, String owner) {
+		return new TimedScripts.Script(RELEASE, List.of(keys.lock(), keys.waiting()), owner, keys.channel(), "");
 	}
 
 	/** Keeps the lock for {@code keepMillis} more, out of reach of its owner's renewals. */

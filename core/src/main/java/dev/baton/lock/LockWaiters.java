@@ -76,8 +76,28 @@ final class LockWaiters implements AutoCloseable {
 		/** After a failed attempt, when the holder's lease runs out. */
 		long retryInMillis();
 
-		/** Takes the lock straight from a holder in this JVM: the new lease, or {@code null} if it was lost. */
-		@Nullable RedisLockLease takeOver(RedisLockLease holder);
+		/** Takes the lock straight from a holder in this JVM. */
+		HandOff takeOver(RedisLockLease holder);
+
+	}
+
+	/**
+	 * What a hand-off did.
+	 * @param lease the waiter's lease, or {@code null} when it did not get the lock: the holder had
+	 * lost it, or it was refused (then the holder's lock is released and the waiter asks Redis)
+	 * @param holderHeld whether the holder still held the lock
+	 */
+	record HandOff(@Nullable RedisLockLease lease, boolean holderHeld) {
+
+		/** The holder had lost the lock: nothing to hand over. */
+		static final HandOff LOST = new HandOff(null, false);
+
+		/** The holder's lock was released instead of handed over: the waiter must ask Redis. */
+		static final HandOff REFUSED = new HandOff(null, true);
+
+		static HandOff to(RedisLockLease lease) {
+			return new HandOff(lease, true);
+		}
 
 	}
 
@@ -127,14 +147,14 @@ final class LockWaiters implements AutoCloseable {
 		if (offer == null) {
 			return releaseInRedis(holder.keys(), holder.owner());
 		}
-		RedisLockLease lease = null;
+		HandOff handOff = null;
 		try {
-			lease = offer.waiter.takeOver(holder);
+			handOff = offer.waiter.takeOver(holder);
 		}
 		finally {
-			room.complete(offer, lease);
+			room.complete(offer, (handOff != null) ? handOff.lease() : null);
 		}
-		return (lease != null) ? Released.RELEASED : Released.TAKEN;
+		return handOff.holderHeld() ? Released.RELEASED : Released.TAKEN;
 	}
 
 	/**

@@ -23,6 +23,7 @@ import dev.baton.internal.Durations;
 import dev.baton.internal.Names;
 import dev.baton.internal.ObservationSettings;
 import dev.baton.lock.LockCommands.Released;
+import dev.baton.lock.LockWaiters.HandOff;
 import dev.baton.observation.BatonObservation;
 import dev.baton.observation.DefaultLockAcquisitionObservationConvention;
 import dev.baton.observation.LockAcquisitionContext;
@@ -515,10 +516,10 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		}
 
 		@Override
-		public @Nullable RedisLockLease takeOver(RedisLockLease holder) {
+		public HandOff takeOver(RedisLockLease holder) {
 			RedisLockLease passed = holder.passTo(this.request);
 			if (passed != null) {
-				return tracked(passed);
+				return HandOff.to(tracked(passed));
 			}
 			long leaseMillis = leaseMillis();
 			long sentAt = System.nanoTime();
@@ -533,7 +534,27 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 				RedisLockManager.this.commands.releaseQuietly(this.keys, holder.owner());
 				throw ex;
 			}
-			return (token > 0) ? granted(token, sentAt, leaseMillis) : null;
+			if (token == LockCommands.UNREPLICATED) {
+				undoUnreplicatedHandOff();
+				return HandOff.REFUSED;
+			}
+			return (token > 0) ? HandOff.to(granted(token, sentAt, leaseMillis)) : HandOff.LOST;
+		}
+
+		/**
+		 * Deletes a hand-off to this waiter that fewer replicas than required have, before the waiter
+		 * asks Redis again: nobody may start holding a lock that a failover could give away. Its next
+		 * attempt acquires with acknowledgement, under the same owner id.
+		 */
+		private void undoUnreplicatedHandOff() {
+			try {
+				RedisLockManager.this.commands.release(this.keys, this.owner);
+			}
+			catch (LockUnavailableException ex) {
+				// Still held for this owner: the waiter's next attempt finds it and waits for the replicas.
+				logger.warn("Could not undo the unreplicated hand-off of lock '" + this.keys.name() + "': "
+						+ ex.getMessage());
+			}
 		}
 
 		private long leaseMillis() {

@@ -1,6 +1,8 @@
 package dev.baton.lock;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.Optional;
 
 import dev.baton.support.DirectRedis;
 import dev.baton.test.LocalRedisCluster;
@@ -96,6 +98,30 @@ class ReplicaAcknowledgementTests {
 
 			assertThat(DirectRedis.get(this.primary, "baton:lock:{invoice:9}")).isNull();
 			assertThat(unreplicated("release")).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void aHandOffThatTheReplicaDoesNotGetIsUndoneAndTheWaiterMustAcquireWithAcknowledgement() throws Exception {
+		try (RedisLockManager locks = manager(Duration.ofMillis(200))) {
+			LockLease holder = locks.tryAcquire("invoice:10", Duration.ZERO).orElseThrow();
+			// A lease time of its own: the lock changes hands in Redis, not within this JVM.
+			CompletableFuture<Optional<LockLease>> waiter = CompletableFuture
+				.supplyAsync(() -> locks.tryAcquire("invoice:10", Duration.ofSeconds(3), Duration.ofSeconds(20)));
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> DirectRedis.exists(this.primary, "baton:lock:{invoice:10}:waiting"));
+			this.replicationLink.blackHole();
+
+			holder.release();
+
+			// Granting it would let a failover to the replica give the lock to someone else.
+			assertThat(waiter).failsWithin(Duration.ofSeconds(10))
+				.withThrowableThat()
+				.withCauseInstanceOf(LockUnavailableException.class)
+				.withMessageContaining("0 of 1 replica(s) had it in time");
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> DirectRedis.get(this.primary, "baton:lock:{invoice:10}") == null);
+			assertThat(unreplicated("hand-off")).isEqualTo(1);
 		}
 	}
 

@@ -28,6 +28,11 @@ public final class DirectRedis {
 	}
 
 	/** A field of the server's {@code INFO replication} section, or {@code "-1"} if it has none. */
+	/** Whether the key exists on that server. */
+	public static boolean exists(RedisServer server, String key) {
+		return run(server, (commands) -> commands.exists(key)) == 1;
+	}
+
 	public static String replicationField(RedisServer server, String field) {
 		for (String line : replicationInfo(server).split("\r?\n")) {
 			if (line.startsWith(field + ":")) {
