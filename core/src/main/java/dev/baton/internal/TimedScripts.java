@@ -197,7 +197,8 @@ public final class TimedScripts {
 	 */
 	public void sendQuietly(Script script) {
 		try {
-			onConnection(this.timeout, (commands) -> sendWithoutWaiting(commands, script),
+			// Not even for a connection to open.
+			onConnection(Duration.ZERO, (commands) -> sendWithoutWaiting(commands, script),
 					(connection) -> runBlocking(connection, script));
 		}
 		catch (RuntimeException ex) {
@@ -221,8 +222,13 @@ public final class TimedScripts {
 			async.accept(commands);
 			return;
 		}
-		Reply connected = awaitRestoringInterrupt(
-				CompletableFuture.runAsync(() -> connectAndRun(async, blocking), this.connecting), timeout);
+		CompletableFuture<Void> call = CompletableFuture.runAsync(() -> connectAndRun(async, blocking), this.connecting);
+		if (timeout.isZero()) {
+			// Nobody waits: it goes out once connected.
+			return;
+		}
+		// Awaited through a copy: giving up on it must not cancel the call before it started.
+		Reply connected = awaitRestoringInterrupt(call.copy(), timeout);
 		Throwable failure = connected.failure();
 		if (failure instanceof RuntimeException runtime) {
 			throw runtime;

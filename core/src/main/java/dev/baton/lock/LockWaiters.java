@@ -385,10 +385,13 @@ final class LockWaiters implements AutoCloseable {
 					if (lease != null) {
 						return lease;
 					}
-					// The holder had lost the lock: ask Redis.
+					// The holder had lost the lock, or the hand-off was refused: ask Redis, if the wait allows.
 					offer.claimed = false;
 					offer.completed = false;
 					asked = -1;
+					if (wait.remainingNanos() <= 0) {
+						return null;
+					}
 				}
 				RedisLockLease holder = knownHolder();
 				boolean first = this.line.peekFirst() == offer;

@@ -227,6 +227,29 @@ class RedisLockNetworkFaultTests {
 	}
 
 	@Test
+	void aReleaseThatHandsOffDuringAnOutageAndItsWaiterEndWithinTheirBounds() throws Exception {
+		RedisLockManager locks = RedisLockManager.builder(this.servers.throughProxy())
+			.commandTimeout(Duration.ofSeconds(1))
+			.build();
+		this.resources.add(locks);
+		LockLease holder = locks.tryAcquire("ledger:9", Duration.ZERO).orElseThrow();
+		long waitStart = System.nanoTime();
+		CompletableFuture<Optional<LockLease>> waiter = CompletableFuture
+			.supplyAsync(() -> locks.tryAcquire("ledger:9", Duration.ofSeconds(1)));
+		await().until(() -> this.redis.hasKey("baton:lock:{ledger:9}:waiting"));
+		Thread.sleep(Math.max(900 - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - waitStart), 0));
+		this.servers.proxy().blackHole();
+
+		// The hand-off to the waiter cannot reach Redis: one command timeout, no more.
+		long releaseStart = System.nanoTime();
+		assertThatExceptionOfType(LockUnavailableException.class).isThrownBy(holder::release);
+		assertThat(Duration.ofNanos(System.nanoTime() - releaseStart)).isLessThan(Duration.ofMillis(1700));
+		// The waiter's wait ran out meanwhile: it must not ask Redis again for another timeout.
+		assertThat(waiter.get(10, TimeUnit.SECONDS)).isEmpty();
+		assertThat(Duration.ofNanos(System.nanoTime() - waitStart)).isLessThan(Duration.ofMillis(2500));
+	}
+
+	@Test
 	void renewalFailureIsForgottenOnceNoLeaseIsLeftToRenew() {
 		RedisLockManager holder = holder();
 		holder.tryAcquire("settlement:2", Duration.ZERO).orElseThrow();
