@@ -136,12 +136,17 @@ final class LockWaiters implements AutoCloseable {
 		Room room = this.rooms.get(holder.keys().channel());
 		Claim claim = (room != null) ? room.claim() : Claim.NOBODY;
 		if (claim.yield()) {
-			Released released = this.commands.yieldToAll(holder.keys(), holder.owner());
-			if (released == Released.AWAITED_ELSEWHERE) {
-				room.standBack();
+			try {
+				Released released = this.commands.yieldToAll(holder.keys(), holder.owner());
+				if (released == Released.AWAITED_ELSEWHERE) {
+					room.standBack();
+				}
+				return released;
 			}
-			room.signal(false);
-			return released;
+			finally {
+				// Also when Redis did not answer: the lock may be free, and the retry wakes nobody sooner.
+				room.signal(false);
+			}
 		}
 		Offer offer = claim.offer();
 		if (offer == null) {
@@ -162,9 +167,13 @@ final class LockWaiters implements AutoCloseable {
 	 * this JVM's waiters.
 	 */
 	Released releaseInRedis(LockKeys keys, String owner) {
-		Released released = this.commands.release(keys, owner);
-		released(keys.channel());
-		return released;
+		try {
+			return this.commands.release(keys, owner);
+		}
+		finally {
+			// Also when Redis did not answer: the lock may be free, and waiters would sleep to its lease end.
+			released(keys.channel());
+		}
 	}
 
 	/** Wakes this JVM's waiters of a lock that this JVM released in Redis, or lost. */

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
 
@@ -50,6 +51,8 @@ final class RedisLockLease implements LockLease {
 	private volatile long validUntil;
 
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+
+	private final ReentrantLock issuing = new ReentrantLock();
 
 	/**
 	 * Create the lease of an acquisition that Redis granted.
@@ -137,7 +140,18 @@ final class RedisLockLease implements LockLease {
 		return (issued != null) ? issued.token() : issueToken();
 	}
 
-	private synchronized long issueToken() {
+	private long issueToken() {
+		// A lock, not a monitor: this waits for Redis, which would pin a virtual thread (JDK 21-23).
+		this.issuing.lock();
+		try {
+			return issueTokenOnce();
+		}
+		finally {
+			this.issuing.unlock();
+		}
+	}
+
+	private long issueTokenOnce() {
 		Tokens issued = this.tokens;
 		if (issued == null) {
 			// The manager marks the lease lost if Redis says it no longer holds the lock.

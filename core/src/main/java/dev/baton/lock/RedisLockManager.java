@@ -131,7 +131,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 				builder.acquisitionConvention);
 		this.metrics.activeLocks(this.held::size);
 		this.waiters = new LockWaiters(builder.connectionFactory, this.commands, this.ownerPrefix);
-		this.releaseRetries = new ReleaseRetries((keys, owner) -> this.waiters.releaseInRedis(keys, owner).deleted());
+		this.releaseRetries = new ReleaseRetries();
 		this.watchdog = new LockWatchdog(this.commands, this.leaseTime, () -> this.held, this::lost, this::forget);
 	}
 
@@ -258,7 +258,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 			logger.warn("Release of lock '" + lease.name() + "' was not confirmed by Redis (" + ex.getMessage()
 					+ "); retrying until it is or the lease runs out");
 			this.metrics.releaseUnconfirmed(this.metricGroups.tag(lease.group()));
-			this.releaseRetries.retry(lease);
+			this.releaseRetries.retry(lease, (retried) -> this.waiters.releaseInRedis(retried.keys(), retried.owner()).deleted());
 			throw ex;
 		}
 		if (released == Released.TAKEN) {
@@ -280,12 +280,33 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	/** Stops renewing a lease and lets its lock expire after {@code keep}. */
 	void keep(RedisLockLease lease, Duration keep) {
 		forget(lease);
-		boolean kept = this.commands.keep(lease.keys(), lease.owner(), Math.max(keep.toMillis(), 1));
-		// Waiters of this JVM may wait for a hand-off: they learn the lock's new expiry from Redis.
-		this.waiters.released(lease.keys().channel());
+		long keepUntil = System.nanoTime() + keep.toNanos();
+		boolean kept;
+		try {
+			kept = keepOrRelease(lease, keepUntil);
+		}
+		catch (RuntimeException ex) {
+			// Unretried, the lock would expire with its lease, which may be shorter than the keep.
+			logger.warn("Keeping lock '" + lease.name() + "' was not confirmed by Redis (" + ex.getMessage()
+					+ "); retrying until it is or the lease runs out");
+			this.metrics.releaseUnconfirmed(this.metricGroups.tag(lease.group()));
+			this.releaseRetries.retry(lease, (retried) -> keepOrRelease(retried, keepUntil));
+			throw ex;
+		}
+		finally {
+			// Waiters of this JVM may wait for a hand-off: they learn the lock's new expiry from Redis.
+			this.waiters.released(lease.keys().channel());
+		}
 		if (!kept) {
 			reportLost(lease, "its lease ran out before it was released");
 		}
+	}
+
+	/** Keeps the lock until {@code keepUntil} (on {@link System#nanoTime()}), or releases it once that passed. */
+	private boolean keepOrRelease(RedisLockLease lease, long keepUntil) {
+		long keepMillis = TimeUnit.NANOSECONDS.toMillis(keepUntil - System.nanoTime());
+		return (keepMillis > 0) ? this.commands.keep(lease.keys(), lease.owner(), keepMillis)
+				: this.waiters.releaseInRedis(lease.keys(), lease.owner()).deleted();
 	}
 
 	boolean isLocked(String name) {

@@ -4,14 +4,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiPredicate;
+import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Retries the releases Redis did not confirm (a timeout, a lost connection, a failover), owner
- * checked, so that a lock is not left held for the rest of its lease; gives up once the lease has
+ * Retries the releases and keeps ({@code lockAtLeastFor}) Redis did not confirm (a timeout, a lost
+ * connection, a failover), owner checked, so that a lock is not left held for the rest of its lease; gives up once the lease has
  * run out, when Redis lets the lock go by itself. Runs on a thread of its own, so that a retry
  * that waits for Redis never delays renewals.
  */
@@ -27,32 +27,31 @@ final class ReleaseRetries implements AutoCloseable {
 		return thread;
 	});
 
-	/** Deletes the lock if the owner holds it; returns whether it was deleted. */
-	private final BiPredicate<LockKeys, String> release;
-
-	ReleaseRetries(BiPredicate<LockKeys, String> release) {
-		this.release = release;
-	}
-
-	void retry(RedisLockLease lease) {
+	/**
+	 * Tries an unconfirmed release again, every {@value #PERIOD_MILLIS} ms, until it is confirmed
+	 * or the lease has run out.
+	 * @param lease the lease whose release Redis did not confirm
+	 * @param release releases it in Redis, owner checked; returns whether it found the lock held
+	 */
+	void retry(RedisLockLease lease, Predicate<RedisLockLease> release) {
 		try {
-			this.scheduler.schedule(() -> attempt(lease), PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+			this.scheduler.schedule(() -> attempt(lease, release), PERIOD_MILLIS, TimeUnit.MILLISECONDS);
 		}
 		catch (RejectedExecutionException ex) {
 			// Closed: the lock expires with its lease
 		}
 	}
 
-	private void attempt(RedisLockLease lease) {
+	private void attempt(RedisLockLease lease, Predicate<RedisLockLease> release) {
 		if (lease.hasRunOut(System.nanoTime())) {
 			return;
 		}
 		try {
-			boolean deleted = this.release.test(lease.keys(), lease.owner());
-			logger.info("Released lock '" + lease.name() + "' on a retry" + (deleted ? "" : ": it was no longer held"));
+			boolean held = release.test(lease);
+			logger.info("Released lock '" + lease.name() + "' on a retry" + (held ? "" : ": it was no longer held"));
 		}
 		catch (Throwable ex) {
-			retry(lease);
+			retry(lease, release);
 		}
 	}
 

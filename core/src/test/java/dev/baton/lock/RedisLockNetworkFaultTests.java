@@ -250,6 +250,29 @@ class RedisLockNetworkFaultTests {
 	}
 
 	@Test
+	void aKeepWhoseReplyNeverCameIsRetriedSoThatTheLockStaysForItsMinimum() throws Exception {
+		RedisLockManager holder = RedisLockManager.builder(this.servers.throughProxy())
+			.leaseTime(LEASE)
+			.commandTimeout(Duration.ofMillis(300))
+			.meterRegistry(this.meters)
+			.build();
+		this.resources.add(holder);
+		LockLease lease = holder.tryAcquire("nightly", Duration.ZERO).orElseThrow();
+
+		// A @Scheduled job's lockAtLeastFor, longer than the lease.
+		this.servers.proxy().blackHole();
+		assertThatExceptionOfType(LockUnavailableException.class).isThrownBy(() -> lease.release(Duration.ofSeconds(20)));
+		this.servers.proxy().heal();
+
+		// Unretried, the lock would expire with its 1.5 s lease and the job could run again elsewhere.
+		Thread.sleep(LEASE.multipliedBy(2).toMillis());
+		assertThat(otherInstance().tryAcquire("nightly", Duration.ZERO)).isEmpty();
+		assertThat(this.redis.getExpire("baton:lock:{nightly}", TimeUnit.SECONDS)).isBetween(10L, 20L);
+		assertThat(this.meters.get("baton.lock.release.unconfirmed").tag("lock", "nightly").counter().count())
+			.isOne();
+	}
+
+	@Test
 	void renewalFailureIsForgottenOnceNoLeaseIsLeftToRenew() {
 		RedisLockManager holder = holder();
 		holder.tryAcquire("settlement:2", Duration.ZERO).orElseThrow();
