@@ -273,6 +273,25 @@ class RedisLockNetworkFaultTests {
 	}
 
 	@Test
+	void anInterruptedHolderReleasesThroughAValidatingConnectionFactory() {
+		LettuceConnectionFactory validating = this.servers.direct();
+		validating.setValidateConnection(true);
+		RedisLockManager locks = RedisLockManager.builder(validating).build();
+		this.resources.add(locks);
+		LockLease lease = locks.tryAcquire("refund:1", Duration.ZERO).orElseThrow();
+
+		Thread.currentThread().interrupt();
+		try {
+			lease.release();
+			assertThat(Thread.currentThread().isInterrupted()).as("the interrupt is kept").isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
+		assertThat(this.redis.hasKey("baton:lock:{refund:1}")).isFalse();
+	}
+
+	@Test
 	void renewalFailureIsForgottenOnceNoLeaseIsLeftToRenew() {
 		RedisLockManager holder = holder();
 		holder.tryAcquire("settlement:2", Duration.ZERO).orElseThrow();
