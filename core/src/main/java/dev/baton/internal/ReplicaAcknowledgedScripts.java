@@ -199,6 +199,11 @@ public final class ReplicaAcknowledgedScripts implements AutoCloseable {
 	@Override
 	public void close() {
 		this.closed = true;
+		closeIdle();
+	}
+
+	/** Closes the connections not in use, so that the next calls open new ones (after a failover). */
+	public void closeIdle() {
 		for (Connection connection = this.idle.poll(); connection != null; connection = this.idle.poll()) {
 			connection.close();
 		}

@@ -63,6 +63,9 @@ final class LockCommands {
 
 	private final LockMetrics metrics;
 
+	/** Noted only while a {@link dev.baton.internal.PrimarySwitchWatch} may ask for them. */
+	private volatile @Nullable RecentReleases recentReleases;
+
 	/**
 	 * @param replicas how many replicas a write waits for, 0 for none
 	 * @param replicaTimeout how long a write waits for them
@@ -148,6 +151,9 @@ final class LockCommands {
 				owner, newOwner, String.valueOf(leaseMillis), String.valueOf(fenceMillis),
 				String.valueOf(RESERVED_TOKENS));
 		long token = number(reply.value());
+		if (token > 0) {
+			noteReleased(keys, owner);
+		}
 		if (token > 0 && unreplicated(reply)) {
 			this.metrics.unreplicated("hand-off");
 			return UNREPLICATED;
@@ -175,7 +181,38 @@ final class LockCommands {
 		Acknowledged reply = write("release lock '" + keys.name() + "'", RELEASE, List.of(keys.lock(), keys.waiting()),
 				owner, keys.channel(), yielding);
 		reportIfUnreplicated(keys, "release", reply);
-		return Released.values()[(int) number(reply.value())];
+		Released released = Released.values()[(int) number(reply.value())];
+		if (released.deleted()) {
+			noteReleased(keys, owner);
+		}
+		return released;
+	}
+
+	private void noteReleased(LockKeys keys, String owner) {
+		RecentReleases recent = this.recentReleases;
+		if (recent != null && !owner.isEmpty()) {
+			recent.add(keys, owner);
+		}
+	}
+
+	/** Starts noting releases made in Redis, for {@link #repeatRecentReleases()}. */
+	void noteReleases() {
+		this.recentReleases = new RecentReleases();
+	}
+
+	/**
+	 * Sends the releases of the last seconds again, owner checked, without waiting: after a
+	 * failover, the new primary may hold locks whose release the old primary took and lost.
+	 * @return how many were sent
+	 */
+	int repeatRecentReleases() {
+		RecentReleases recent = this.recentReleases;
+		if (recent == null) {
+			return 0;
+		}
+		List<RecentReleases.Release> releases = recent.recent();
+		releases.forEach((release) -> releaseQuietly(release.keys(), release.owner()));
+		return releases.size();
 	}
 
 	/** The outcome of a release, in the order of release.lua's results. */
@@ -279,6 +316,13 @@ final class LockCommands {
 
 	private String replicasOf(Acknowledged reply) {
 		return reply.replicas() + " of " + this.replicasAwaited + " replica(s)";
+	}
+
+	/** Closes the idle connections that wait for replicas: after a failover they lead to the old primary. */
+	void closeReplicaConnections() {
+		if (this.replicated != null) {
+			this.replicated.closeIdle();
+		}
 	}
 
 	/** Closes the connections that wait for replicas. */

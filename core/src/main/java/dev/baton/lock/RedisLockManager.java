@@ -22,6 +22,7 @@ import java.util.function.Supplier;
 import dev.baton.internal.Durations;
 import dev.baton.internal.Names;
 import dev.baton.internal.ObservationSettings;
+import dev.baton.internal.PrimarySwitchWatch;
 import dev.baton.lock.LockCommands.Released;
 import dev.baton.lock.LockWaiters.HandOff;
 import dev.baton.observation.BatonObservation;
@@ -425,6 +426,26 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	/** How many leases this manager holds now. */
 	public int heldCount() {
 		return this.held.size();
+	}
+
+	/**
+	 * Follows the primary switches that a watch reports (Redis Sentinel): after each, the releases
+	 * of the last seconds are sent again, owner checked, since the new primary may still hold
+	 * locks whose release the old primary took before it was demoted and lost. Releases are noted
+	 * from this call on.
+	 * @param watch the watch of the connection factory this manager uses
+	 */
+	public void followPrimarySwitches(PrimarySwitchWatch watch) {
+		this.commands.noteReleases();
+		watch.onSwitch(this::primarySwitched);
+	}
+
+	private void primarySwitched() {
+		this.commands.closeReplicaConnections();
+		int repeated = this.commands.repeatRecentReleases();
+		logger.info("Redis switched primary: sent the " + repeated + " lock release(s) of the last "
+				+ TimeUnit.NANOSECONDS.toSeconds(RecentReleases.KEPT_NANOS)
+				+ " s again, owner checked, as the new primary may not have them");
 	}
 
 	/**

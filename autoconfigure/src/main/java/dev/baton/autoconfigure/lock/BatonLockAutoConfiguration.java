@@ -1,5 +1,6 @@
 package dev.baton.autoconfigure.lock;
 
+import dev.baton.autoconfigure.redis.PrimarySwitches;
 import dev.baton.lock.LockManager;
 import dev.baton.lock.RedisLockManager;
 import dev.baton.lock.annotation.DistributedLockAdvisor;
@@ -45,7 +46,8 @@ public final class BatonLockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(LockManager.class)
 	RedisLockManager lockManager(RedisConnectionFactory connectionFactory, BatonLockProperties properties,
-			ApplicationEventPublisher eventPublisher, ObjectProvider<RedisLockManagerBuilderCustomizer> customizers) {
+			ApplicationEventPublisher eventPublisher, ObjectProvider<RedisLockManagerBuilderCustomizer> customizers,
+			ObjectProvider<PrimarySwitches> primarySwitches) {
 		RedisLockManager.Builder builder = RedisLockManager.builder(connectionFactory)
 			.lockLostListener(eventPublisher::publishEvent);
 		set("baton.lock.key-prefix", () -> builder.keyPrefix(properties.getKeyPrefix()));
@@ -57,7 +59,9 @@ public final class BatonLockAutoConfiguration {
 				() -> builder.replicaAcknowledgement(properties.getReplicaAcknowledgement().getReplicas(),
 						properties.getReplicaAcknowledgement().getTimeout()));
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
-		return builder.build();
+		RedisLockManager lockManager = builder.build();
+		primarySwitches.ifAvailable((switches) -> switches.watch().ifPresent(lockManager::followPrimarySwitches));
+		return lockManager;
 	}
 
 	/** Applies one setting, naming its property if the builder refuses the value. */

@@ -1,0 +1,176 @@
+package dev.baton.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisNode;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Follows the Redis Sentinel's switches of the primary at once. After a failover the old
+ * primary accepts writes until the sentinels demote it (about 10 s after a {@code SENTINEL
+ * FAILOVER}), and Lettuce reconnects only when the old primary drops the connection: writes in
+ * that window are lost. This watch subscribes to {@code +switch-master} on every sentinel and, on
+ * a switch of the application's primary, resets the connection factory's shared connection (the
+ * next command asks the sentinels for the new primary) and tells its listeners, so that they can
+ * repeat what the old primary may have taken and lost.
+ *
+ * <p>Sentinel publishes the switch when the failover is done, about a second after it began.
+ */
+public final class PrimarySwitchWatch implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(PrimarySwitchWatch.class);
+
+	private static final String SWITCH_CHANNEL = "+switch-master";
+
+	private final LettuceConnectionFactory connectionFactory;
+
+	private final String master;
+
+	private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+
+	private final List<StatefulRedisPubSubConnection<String, String>> subscriptions = new ArrayList<>();
+
+	/** Acts on switches off Lettuce's event loop, one at a time. */
+	private final ExecutorService switches = Executors.newSingleThreadExecutor((task) -> {
+		Thread thread = new Thread(task, "baton-primary-switch");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	private final RedisClient client;
+
+	/** The primary last switched to, so that the same switch from several sentinels counts once. */
+	private volatile @Nullable String primary;
+
+	private PrimarySwitchWatch(LettuceConnectionFactory connectionFactory, RedisSentinelConfiguration sentinels) {
+		this.connectionFactory = connectionFactory;
+		this.master = sentinels.getRequiredMaster().getName();
+		this.client = RedisClient.create(connectionFactory.getRequiredNativeClient().getResources());
+	}
+
+	/**
+	 * A watch for a connection factory that finds its primary through Redis Sentinel; not started.
+	 * @param connectionFactory the application's connection factory
+	 * @return the watch, or empty when the factory is not a Lettuce one that uses Sentinel
+	 */
+	public static Optional<PrimarySwitchWatch> of(RedisConnectionFactory connectionFactory) {
+		if (connectionFactory instanceof LettuceConnectionFactory lettuce && lettuce.getSentinelConfiguration() != null) {
+			return Optional.of(new PrimarySwitchWatch(lettuce, lettuce.getSentinelConfiguration()));
+		}
+		return Optional.empty();
+	}
+
+	/**
+	 * Adds what to do once the connection follows a new primary.
+	 * @param listener runs on the watch's own thread, after the shared connection was reset
+	 */
+	public void onSwitch(Runnable listener) {
+		this.listeners.add(listener);
+	}
+
+	/**
+	 * Subscribes to every sentinel. A sentinel that does not answer now is left out; Lettuce
+	 * subscribes again to those it reaches after a reconnect.
+	 */
+	public void start() {
+		RedisSentinelConfiguration sentinels = this.connectionFactory.getSentinelConfiguration();
+		for (RedisNode node : sentinels.getSentinels()) {
+			try {
+				StatefulRedisPubSubConnection<String, String> connection = this.client.connectPubSub(uri(node, sentinels));
+				connection.addListener(new RedisPubSubAdapter<>() {
+
+					@Override
+					public void message(String channel, String message) {
+						switched(message);
+					}
+
+				});
+				connection.async().subscribe(SWITCH_CHANNEL);
+				this.subscriptions.add(connection);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not subscribe to the primary switches of sentinel " + node + ": " + ex.getMessage());
+			}
+		}
+	}
+
+	private RedisURI uri(RedisNode node, RedisSentinelConfiguration sentinels) {
+		RedisURI.Builder uri = RedisURI.builder()
+			.withHost(node.getRequiredHost())
+			.withPort(node.getRequiredPort())
+			.withSsl(this.connectionFactory.isUseSsl())
+			.withTimeout(this.connectionFactory.getClientConfiguration().getCommandTimeout());
+		sentinels.getSentinelPassword().toOptional().ifPresent((password) -> {
+			if (sentinels.getSentinelUsername() != null) {
+				uri.withAuthentication(sentinels.getSentinelUsername(), password);
+			}
+			else {
+				uri.withPassword(password);
+			}
+		});
+		return uri.build();
+	}
+
+	/** A message of {@code +switch-master}: "name old-host old-port new-host new-port". */
+	private void switched(String message) {
+		String[] parts = message.split(" ");
+		if (parts.length != 5 || !parts[0].equals(this.master)) {
+			return;
+		}
+		String newPrimary = parts[3] + ":" + parts[4];
+		if (newPrimary.equals(this.primary)) {
+			return;
+		}
+		this.primary = newPrimary;
+		this.switches.execute(() -> follow(newPrimary));
+	}
+
+	private void follow(String newPrimary) {
+		logger.info("Redis Sentinel switched primary '" + this.master + "' to " + newPrimary
+				+ "; reconnecting to it now instead of writing to the old primary until it is demoted");
+		try {
+			this.connectionFactory.resetConnection();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not reset the Redis connection after a primary switch: " + ex.getMessage());
+		}
+		for (Runnable listener : this.listeners) {
+			try {
+				listener.run();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("A primary switch listener failed: " + ex.getMessage(), ex);
+			}
+		}
+	}
+
+	@Override
+	public void close() {
+		this.subscriptions.forEach(StatefulRedisPubSubConnection::closeAsync);
+		this.switches.shutdown();
+		try {
+			this.switches.awaitTermination(1, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		this.client.shutdownAsync(0, 1, TimeUnit.SECONDS);
+	}
+
+}
