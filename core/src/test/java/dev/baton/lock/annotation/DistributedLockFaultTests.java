@@ -331,8 +331,14 @@ class DistributedLockFaultTests {
 
 	}
 
-	/** A lease that notes the threads it is released on. */
-	record RecordedRelease(LockLease lease, List<String> threads) implements LockLease {
+	/** A real lease whose release does something more: {@link #release(Duration)} releases at once. */
+	abstract static class LeaseWithARelease implements LockLease {
+
+		final LockLease lease;
+
+		LeaseWithARelease(LockLease lease) {
+			this.lease = lease;
+		}
 
 		@Override
 		public String name() {
@@ -347,12 +353,6 @@ class DistributedLockFaultTests {
 		@Override
 		public boolean isValid() {
 			return this.lease.isValid();
-		}
-
-		@Override
-		public void release() {
-			this.threads.add(Thread.currentThread().getName());
-			this.lease.release();
 		}
 
 		@Override
@@ -362,22 +362,29 @@ class DistributedLockFaultTests {
 
 	}
 
+	/** A lease that notes the threads it is released on. */
+	static final class RecordedRelease extends LeaseWithARelease {
+
+		private final List<String> threads;
+
+		RecordedRelease(LockLease lease, List<String> threads) {
+			super(lease);
+			this.threads = threads;
+		}
+
+		@Override
+		public void release() {
+			this.threads.add(Thread.currentThread().getName());
+			this.lease.release();
+		}
+
+	}
+
 	/** A lease whose release reaches Redis, then reports a failure, as a reply lost on the way back would. */
-	record FailingRelease(LockLease lease) implements LockLease {
+	static final class FailingRelease extends LeaseWithARelease {
 
-		@Override
-		public String name() {
-			return this.lease.name();
-		}
-
-		@Override
-		public long fencingToken() {
-			return this.lease.fencingToken();
-		}
-
-		@Override
-		public boolean isValid() {
-			return this.lease.isValid();
+		FailingRelease(LockLease lease) {
+			super(lease);
 		}
 
 		@Override
@@ -385,11 +392,6 @@ class DistributedLockFaultTests {
 			this.lease.release();
 			throw new LockUnavailableException("Redis did not release lock '" + name() + "'",
 					new IllegalStateException("injected"));
-		}
-
-		@Override
-		public void release(Duration lockAtLeastFor) {
-			release();
 		}
 
 	}
