@@ -42,8 +42,12 @@ public class BatonQueueProperties {
 	/** Delay between a failed attempt and the next. */
 	private final Backoff backoff = new Backoff();
 
-	/** How long shutdown waits for running handlers before handing their tasks back. */
-	private Duration shutdownTimeout = Duration.ofSeconds(30);
+	/**
+	 * How long shutdown waits for running handlers before handing their tasks back; cut to what
+	 * 'spring.lifecycle.timeout-per-shutdown-phase' leaves after the hand-back (2s) and a second,
+	 * with a warning at start-up, so that no bean a handler uses is destroyed under it.
+	 */
+	private Duration shutdownTimeout = Duration.ofSeconds(25);
 
 	/** Most tasks claimed in one round trip. */
 	private int batchSize = 128;

@@ -45,12 +45,14 @@ import org.jspecify.annotations.Nullable;
  * tenth of that. Both the loop and the acknowledgements survive any {@link Throwable}: they
  * log, pause and go on.
  *
- * <p>Stopping has one deadline, {@code shutdownTimeout} from its start: it stops claiming (a
- * claim that returns later hands its tasks back itself), hands back the tasks that did not
- * start, waits until the deadline for running handlers and pending acknowledgements, then hands
- * back what still runs in one call bounded by {@link #HAND_BACK_TIMEOUT} and interrupts those
- * handlers. A task whose handler was interrupted that way is never settled: not as a failed
- * attempt, not deleted, not dead-lettered.
+ * <p>Stopping has one deadline, {@code shutdownTimeout} from its start, or sooner if the context's
+ * shutdown phase leaves less: it stops claiming (a claim that returns later hands its tasks back
+ * itself), hands back the tasks that did not start, waits until the deadline for running handlers
+ * and pending acknowledgements, then hands back what still runs in one call bounded by
+ * {@link #HAND_BACK_TIMEOUT} and interrupts those handlers. Once stopping began, no handler
+ * failure settles its task (the beans it uses may be going away): it is handed back, or left to
+ * come back after its visibility timeout, never retried with an attempt counted, deleted or
+ * dead-lettered.
  */
 final class DelayedTaskListenerContainer {
 
@@ -184,9 +186,13 @@ final class DelayedTaskListenerContainer {
 	/**
 	 * Stop claiming, hand back the tasks that did not start, wait for running handlers until the
 	 * shutdown timeout, then hand back what is still running and interrupt it.
+	 * @param maxWait the longest wait for running handlers, whatever the shutdown timeout: what
+	 * the context's shutdown phase leaves (the beans handlers use are destroyed after it)
 	 */
-	void stop() {
-		long deadline = System.nanoTime() + this.settings.shutdownTimeout().toNanos();
+	void stop(Duration maxWait) {
+		Duration wait = (this.settings.shutdownTimeout().compareTo(maxWait) < 0) ? this.settings.shutdownTimeout()
+				: maxWait;
+		long deadline = System.nanoTime() + wait.toNanos();
 		this.active = false;
 		wake();
 		joinLoop(deadline);
@@ -493,6 +499,13 @@ final class DelayedTaskListenerContainer {
 				if (held.abandoned) {
 					logger.info("Task '" + delivery.id() + "' of queue '" + this.endpoint.queue()
 							+ "' was interrupted by stopping; it is not settled and will be delivered again");
+					return;
+				}
+				if (!this.active) {
+					// Stopping may have closed what the handler uses: its failure says nothing of the task
+					logger.info("Task '" + delivery.id() + "' of queue '" + this.endpoint.queue()
+							+ "' failed while stopping (" + ex + "); it is handed back without counting the attempt");
+					handBack(List.of(delivery));
 					return;
 				}
 				outcome = settleFailure(delivery, ex);

@@ -16,7 +16,8 @@ import java.time.Duration;
  * one instance cannot start soon stay in Redis for others; zero claims {@code prefetch} tasks
  * ahead whatever the handler's speed
  * @param maxIdlePoll the longest wait between claims when nothing wakes the container
- * @param shutdownTimeout how long stopping waits for running handlers before handing tasks back
+ * @param shutdownTimeout how long stopping waits for running handlers before handing tasks back, at
+ * most what the context's shutdown phase leaves (see {@link DelayedTaskListenerRegistry})
  */
 public record ListenerSettings(int maxAttempts, BackoffPolicy backoff, Duration visibilityTimeout, int batchSize,
 		int prefetch, Duration claimAhead, Duration maxIdlePoll, Duration shutdownTimeout) {
@@ -24,7 +25,7 @@ public record ListenerSettings(int maxAttempts, BackoffPolicy backoff, Duration 
 	/** The settings of {@code baton.queue.*} when nothing is configured. */
 	public static final ListenerSettings DEFAULTS = new ListenerSettings(5,
 			new BackoffPolicy(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5)), Duration.ofSeconds(30), 128, 1000,
-			Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(30));
+			Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(25));
 
 	/** The most tasks a container may hold at once: concurrency plus prefetch. */
 	public static final int MAX_CAPACITY = 100_000;
