@@ -108,6 +108,7 @@ class BatonQueueAutoConfigurationTests {
 		this.contextRunner
 			.withPropertyValues("baton.queue.max-attempts=7", "baton.queue.backoff.initial=2s",
 					"baton.queue.queues.orders.visibility-timeout=1m", "baton.queue.queues.orders.backoff.max=10s",
+					"baton.queue.max-deliveries=12", "baton.queue.queues.orders.max-deliveries=20",
 					"baton.queue.queues.orders.payload-type=java.lang.Long")
 			.run((context) -> {
 				BatonQueueProperties properties = context.getBean(BatonQueueProperties.class);
@@ -116,11 +117,13 @@ class BatonQueueAutoConfigurationTests {
 				assertThat(orders.visibilityTimeout()).isEqualTo(Duration.ofMinutes(1));
 				assertThat(orders.backoff().initial()).isEqualTo(Duration.ofSeconds(2));
 				assertThat(orders.backoff().max()).isEqualTo(Duration.ofSeconds(10));
+				assertThat(orders.maxDeliveries()).isEqualTo(20);
 				ListenerSettings other = properties.settings("other");
 				assertThat(other.visibilityTimeout()).isEqualTo(Duration.ofSeconds(30));
 				assertThat(other.batchSize()).isEqualTo(128);
 				assertThat(other.shutdownTimeout()).isEqualTo(Duration.ofSeconds(25));
 				assertThat(other.maxIdlePoll()).isEqualTo(Duration.ofSeconds(5));
+				assertThat(other.maxDeliveries()).isEqualTo(12);
 			});
 	}
 
@@ -214,6 +217,11 @@ class BatonQueueAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.hasStackTraceContaining("baton.queue.batch-size must be at least 1, was 0"));
+		redis(server).withBean(OrderHandler.class)
+			.withPropertyValues("baton.queue.queues.orders.max-deliveries=0")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("baton.queue.queues.orders.max-deliveries must be at least 1, was 0"));
 	}
 
 	@Test
