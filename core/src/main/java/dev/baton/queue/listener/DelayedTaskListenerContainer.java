@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
@@ -42,8 +43,9 @@ import org.jspecify.annotations.Nullable;
  * after a full batch it claims again at once. While tasks are held, the visibility of all their
  * deliveries is extended in one call a third of the visibility timeout after the last extension
  * that succeeded, on a thread of this container's own; a failed one is tried again within a
- * tenth of that. Both the loop and the acknowledgements survive any {@link Throwable}: they
- * log, pause and go on.
+ * tenth of that. Tasks claimed ahead that waited more than twice the claim-ahead time, and are
+ * not expected to start soon, are handed back for other instances (handlers slowed down). Both
+ * the loop and the acknowledgements survive any {@link Throwable}: they log, pause and go on.
  *
  * <p>Stopping has one deadline, {@code shutdownTimeout} from its start, or sooner if the context's
  * shutdown phase leaves less: it stops claiming (a claim that returns later hands its tasks back
@@ -110,6 +112,9 @@ final class DelayedTaskListenerContainer {
 
 	/** Every claimed delivery until it is settled or handed back: waiting, running or acknowledging. */
 	private final Map<Delivery<Object>, Held> held = new ConcurrentHashMap<>();
+
+	/** The deliveries whose handler runs, at most the concurrency. */
+	private final Set<Held> running = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * How far the Redis server's clock is ahead of this JVM's, as of the last claim: due times are
@@ -180,6 +185,10 @@ final class DelayedTaskListenerContainer {
 		});
 		this.extender = extender;
 		scheduleExtension(extensionPeriodNanos());
+		long claimAhead = this.settings.claimAhead().toNanos();
+		if (claimAhead > 0 && this.settings.prefetch() > 0) {
+			extender.scheduleWithFixedDelay(this::giveBackLongWaiting, claimAhead, claimAhead, TimeUnit.NANOSECONDS);
+		}
 		this.loop = DaemonThreads.start("baton-queue-" + this.endpoint.queue(), this::run);
 	}
 
@@ -333,7 +342,8 @@ final class DelayedTaskListenerContainer {
 		List<Delivery<Object>> deliveries = withoutDeliveredTooOften(claim.deliveries());
 		this.permits.release(max - deliveries.size());
 		long visibleUntil = sent + this.settings.visibilityTimeout().toNanos();
-		deliveries.forEach((delivery) -> this.held.put(delivery, new Held(visibleUntil)));
+		long claimed = System.nanoTime();
+		deliveries.forEach((delivery) -> this.held.put(delivery, new Held(visibleUntil, claimed)));
 		this.ready.addAll(deliveries);
 		if (!this.active) {
 			// Stopped while the claim was under way: nobody will run these, give them back
@@ -406,19 +416,64 @@ final class DelayedTaskListenerContainer {
 	/**
 	 * How many tasks may wait in this instance beyond the concurrency: as many as the handlers are
 	 * expected to start within the claim-ahead time, at most the prefetch; none before the first
-	 * run was measured.
+	 * run was measured. A handler running longer than the average so far counts with its time
+	 * already spent: handlers that slow down shrink the claim-ahead at once, not only once the
+	 * slow runs end and move the average.
 	 */
 	private int claimAhead() {
 		long budget = this.settings.claimAhead().toNanos();
 		if (budget == 0) {
 			return this.settings.prefetch();
 		}
-		long handling = this.handlingNanos;
+		long handling = Math.max(this.handlingNanos, longestRunningNanos());
 		if (handling == 0) {
 			return 0;
 		}
 		double startable = (double) this.endpoint.concurrency() * budget / handling;
 		return (int) Math.min(this.settings.prefetch(), startable);
+	}
+
+	private long longestRunningNanos() {
+		long now = System.nanoTime();
+		long longest = 0;
+		for (Held running : this.running) {
+			longest = Math.max(longest, now - running.startedAt);
+		}
+		return longest;
+	}
+
+	/**
+	 * Hands back the tasks claimed ahead that waited more than twice the claim-ahead time and are
+	 * not expected to start within it now: the handlers became slower than when they were
+	 * claimed, and another instance may have idle workers. Runs every claim-ahead time on the
+	 * extender thread; the hand-back itself runs on a thread of its own.
+	 */
+	private void giveBackLongWaiting() {
+		if (!this.active || this.ready.isEmpty()) {
+			return;
+		}
+		long tooLong = 2 * this.settings.claimAhead().toNanos();
+		long now = System.nanoTime();
+		int startSoon = claimAhead();
+		List<Delivery<Object>> givenBack = new ArrayList<>();
+		int position = 0;
+		for (Delivery<Object> delivery : this.ready) {
+			Held held = this.held.get(delivery);
+			// Removing from the line is atomic: a worker that took the delivery meanwhile runs it
+			if (position++ >= startSoon && held != null && now - held.claimedAt > tooLong
+					&& this.ready.remove(delivery)) {
+				givenBack.add(delivery);
+			}
+		}
+		if (givenBack.isEmpty()) {
+			return;
+		}
+		logger.debug("Handing back " + givenBack.size() + " tasks of queue '" + this.endpoint.queue()
+				+ "' that waited here longer than twice the claim-ahead time");
+		DaemonThreads.start("baton-queue-give-back-" + this.endpoint.queue(), () -> {
+			handBack(givenBack);
+			givenBack.forEach(this::finish);
+		});
 	}
 
 	private void recordHandling(long nanos) {
@@ -518,10 +573,13 @@ final class DelayedTaskListenerContainer {
 				HandlerMdc mdc = HandlerMdc.open(this.endpoint.queue(), delivery.id(), delivery.attempt());
 				Observation.Scope scope = observation.openScope();
 				long start = System.nanoTime();
+				held.startedAt = start;
+				this.running.add(held);
 				try {
 					this.adapter.invoke(delivery.payload(), new Context(delivery, held));
 				}
 				finally {
+					this.running.remove(held);
 					recordHandling(System.nanoTime() - start);
 					scope.close();
 					mdc.close();
@@ -800,8 +858,15 @@ final class DelayedTaskListenerContainer {
 		/** Whether Redis answered that the delivery is stale: its task is no longer this instance's. */
 		volatile boolean lost;
 
-		Held(long visibleUntil) {
+		/** When it was claimed, as {@link System#nanoTime()}. */
+		final long claimedAt;
+
+		/** When its handler started, as {@link System#nanoTime()}, if it did. */
+		volatile long startedAt;
+
+		Held(long visibleUntil, long claimedAt) {
 			this.visibleUntil = visibleUntil;
+			this.claimedAt = claimedAt;
 		}
 
 		/** Redis extensions never shorten the deadline, nor may the local view of it. */
