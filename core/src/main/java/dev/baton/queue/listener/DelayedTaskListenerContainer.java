@@ -187,7 +187,8 @@ final class DelayedTaskListenerContainer {
 		scheduleExtension(extensionPeriodNanos());
 		long claimAhead = this.settings.claimAhead().toNanos();
 		if (claimAhead > 0 && this.settings.prefetch() > 0) {
-			extender.scheduleWithFixedDelay(this::giveBackLongWaiting, claimAhead, claimAhead, TimeUnit.NANOSECONDS);
+			extender.scheduleWithFixedDelay(this::giveBackLongWaitingSafely, claimAhead, claimAhead,
+					TimeUnit.NANOSECONDS);
 		}
 		this.loop = DaemonThreads.start("baton-queue-" + this.endpoint.queue(), this::run);
 	}
@@ -440,6 +441,16 @@ final class DelayedTaskListenerContainer {
 			longest = Math.max(longest, now - running.startedAt);
 		}
 		return longest;
+	}
+
+	/** A periodic task that throws is never run again: this one must survive anything. */
+	private void giveBackLongWaitingSafely() {
+		try {
+			giveBackLongWaiting();
+		}
+		catch (Throwable ex) {
+			logger.warn("Could not look for tasks of queue '" + this.endpoint.queue() + "' that wait too long", ex);
+		}
 	}
 
 	/**

@@ -220,17 +220,23 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 				queueSettings, handlerExecutor(endpoint), this.metrics, this.observations);
 		this.containers.add(container);
 		container.start();
-		if (queueSettings.shutdownTimeout().compareTo(this.maxShutdownWait) > 0) {
-			logger.warn("Queue '" + endpoint.queue() + "' has a shutdown timeout of "
-					+ queueSettings.shutdownTimeout().toMillis() + " ms, but the context's shutdown phase allows "
-					+ "stopping to wait only " + this.maxShutdownWait.toMillis()
-					+ " ms for running handlers (then their tasks are handed back, which may take "
-					+ DelayedTaskListenerContainer.HAND_BACK_TIMEOUT.toMillis() + " ms); raise the phase timeout "
-					+ "(spring.lifecycle.timeout-per-shutdown-phase) or lower the shutdown timeout");
-		}
+		warnIfShutdownIsCut(endpoint.queue(), queueSettings.shutdownTimeout());
 		logger.info("@DelayedTask handler " + endpoint.describe() + " consumes queue '" + endpoint.queue()
 				+ "' with concurrency " + endpoint.concurrency() + ", max attempts " + queueSettings.maxAttempts()
 				+ ", visibility timeout " + queueSettings.visibilityTimeout().toMillis() + " ms");
+	}
+
+	/** An inconsistent configuration: stopping cannot wait as long as the queue's shutdown timeout says. */
+	private void warnIfShutdownIsCut(String queue, Duration shutdownTimeout) {
+		if (shutdownTimeout.compareTo(this.maxShutdownWait) > 0) {
+			logger.warn("Queue '" + queue + "' has a shutdown timeout of " + shutdownTimeout.toMillis()
+					+ " ms, but the context's shutdown phase allows stopping to wait only "
+					+ this.maxShutdownWait.toMillis() + " ms for running handlers (then their tasks are handed back, "
+					+ "which may take " + DelayedTaskListenerContainer.HAND_BACK_TIMEOUT.toMillis()
+					+ " ms); raise the phase timeout (spring.lifecycle.timeout-per-shutdown-phase with Spring Boot, "
+					+ "otherwise the lifecycle processor's and the registry builder's shutdownPhaseTimeout) or lower "
+					+ "the shutdown timeout");
+		}
 	}
 
 	private Executor handlerExecutor(DelayedTaskEndpoint endpoint) {
