@@ -97,6 +97,8 @@ final class DelayedTaskListenerContainer {
 
 	private final Acknowledger acknowledger;
 
+	private final DeliveryLimit deliveryLimit;
+
 	/** Whether the last claim left due tasks behind; only the loop thread reads and writes it. */
 	private boolean backlog;
 
@@ -158,6 +160,7 @@ final class DelayedTaskListenerContainer {
 		this.permits = new Semaphore(endpoint.concurrency() + settings.prefetch());
 		this.acknowledger = new Acknowledger(queue, endpoint.queue(), this::isStale,
 				(refused) -> lost(refused, StaleOperation.ACK));
+		this.deliveryLimit = new DeliveryLimit(endpoint.queue(), settings, endpoint.deadLetter(), metrics);
 	}
 
 	String queueName() {
@@ -340,7 +343,7 @@ final class DelayedTaskListenerContainer {
 		// The server read its clock somewhere during the round trip: the midpoint is the best guess
 		Instant midpoint = sentAt.plus(Duration.between(sentAt, receivedAt).dividedBy(2));
 		this.serverClockAhead = Duration.between(midpoint, claim.serverTime());
-		List<Delivery<Object>> deliveries = withoutDeliveredTooOften(claim.deliveries());
+		List<Delivery<Object>> deliveries = this.deliveryLimit.admit(claim.deliveries());
 		this.permits.release(max - deliveries.size());
 		long visibleUntil = sent + this.settings.visibilityTimeout().toNanos();
 		long claimed = System.nanoTime();
@@ -363,45 +366,6 @@ final class DelayedTaskListenerContainer {
 			awaitWakeUp((nextDueIn != null && nextDueIn.compareTo(maxIdle) < 0) ? nextDueIn : maxIdle);
 		}
 		return deliveries.size();
-	}
-
-	/** The deliveries that may run; the others, delivered too often, are parked without running. */
-	private List<Delivery<Object>> withoutDeliveredTooOften(List<Delivery<Object>> deliveries) {
-		if (deliveries.stream().noneMatch((delivery) -> this.settings.exceedsDeliveries(delivery.attempt()))) {
-			return deliveries;
-		}
-		List<Delivery<Object>> runnable = new ArrayList<>(deliveries.size());
-		for (Delivery<Object> delivery : deliveries) {
-			if (this.settings.exceedsDeliveries(delivery.attempt())) {
-				park(delivery);
-			}
-			else {
-				runnable.add(delivery);
-			}
-		}
-		return runnable;
-	}
-
-	/**
-	 * Dead-letters (or deletes) a task without running it: its earlier deliveries were never
-	 * settled, so its handler most likely crashes or stops the worker (OOM, System.exit), and each
-	 * crash would also cost the other tasks of that instance a delivery.
-	 */
-	private void park(Delivery<Object> delivery) {
-		String reason = "delivered " + delivery.attempt() + " times, more than max-deliveries ("
-				+ this.settings.maxDeliveries() + "), without succeeding: its handler may crash or stop the worker";
-		logger.warn("Task '" + delivery.id() + "' of queue '" + this.endpoint.queue() + "' was " + reason
-				+ (this.endpoint.deadLetter() ? "; dead-lettered" : "; deleted") + " without running");
-		try {
-			boolean parked = this.endpoint.deadLetter() ? delivery.deadLetter(reason) : delivery.ack();
-			if (parked) {
-				this.metrics.parked(this.endpoint.queue());
-			}
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not park task '" + delivery.id() + "' of queue '" + this.endpoint.queue()
-					+ "'; it comes back after the visibility timeout", ex);
-		}
 	}
 
 	/**
