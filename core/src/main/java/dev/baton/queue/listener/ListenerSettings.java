@@ -13,8 +13,9 @@ import java.time.Duration;
  * @param prefetch the most claimed tasks that may wait for a free handler, beyond the concurrency
  * @param claimAhead how soon a task claimed ahead must be expected to start, judged by the
  * handler's measured duration: fewer tasks are claimed ahead for slower handlers, so that tasks
- * one instance cannot start soon stay in Redis for others; zero claims {@code prefetch} tasks
- * ahead whatever the handler's speed
+ * one instance cannot start soon stay in Redis for others, and those that waited more than twice
+ * this time and are not expected to start soon are handed back; zero claims {@code prefetch}
+ * tasks ahead whatever the handler's speed, and never hands them back
  * @param maxIdlePoll the longest wait between claims when nothing wakes the container
  * @param shutdownTimeout how long stopping waits for running handlers before handing tasks back, at
  * most what the context's shutdown phase leaves (see {@link DelayedTaskListenerRegistry})
