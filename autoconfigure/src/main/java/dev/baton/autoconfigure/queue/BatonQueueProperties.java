@@ -69,8 +69,9 @@ public class BatonQueueProperties {
 
 	/**
 	 * How soon a task claimed ahead must be expected to start, judged by the handler's measured
-	 * duration: slow handlers claim fewer tasks ahead, so that other instances get them. 0 claims
-	 * 'prefetch' tasks ahead whatever the handler's speed.
+	 * duration: slow handlers claim fewer tasks ahead, so that other instances get them, and tasks
+	 * that waited more than twice this time are handed back. 0 claims 'prefetch' tasks ahead
+	 * whatever the handler's speed.
 	 */
 	private Duration claimAhead = Duration.ofMillis(100);
 
