@@ -50,6 +50,9 @@ public interface DelayQueue<T> {
 	 * @param payload the payload, not null
 	 * @param delay how long from now (Redis time) the task falls due, not negative
 	 * @return the generated task id
+	 * @throws PartiallyScheduledException if Redis failed or did not answer in time: the task may
+	 * or may not be stored, and the exception carries it under its generated id, so that scheduling
+	 * it again under that id cannot store it twice
 	 */
 	String schedule(T payload, Duration delay);
 
@@ -79,8 +82,9 @@ public interface DelayQueue<T> {
 	 * nothing.
 	 * @param tasks the tasks to schedule
 	 * @return the ids of the tasks that were scheduled, in the given order
-	 * @throws PartiallyScheduledException if Redis failed after some tasks were stored; it lists
-	 * the ids stored and the ids to schedule again
+	 * @throws PartiallyScheduledException if Redis failed or did not answer in time for some or
+	 * all of the tasks; it lists the ids stored and carries the other tasks, under their ids
+	 * (generated ones included), to schedule again
 	 */
 	List<String> scheduleAll(Collection<NewTask<T>> tasks);
 

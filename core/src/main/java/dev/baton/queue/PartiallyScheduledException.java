@@ -3,30 +3,33 @@ package dev.baton.queue;
 import java.util.List;
 
 /**
- * Thrown by {@link DelayQueue#scheduleAll} when Redis failed after some of the tasks were
- * stored: large calls are sent in chunks, and a chunk that failed does not undo the chunks
- * before it. Retry with {@link #getUnscheduledIds()} only, so that tasks with generated ids are
- * not scheduled twice.
+ * Thrown by {@link DelayQueue#scheduleAll} and {@link DelayQueue#schedule(Object, java.time.Duration)}
+ * when Redis failed, or did not answer in time, before it confirmed every task: large calls are
+ * sent in chunks, a partitioned queue sends each partition its own, and a chunk that failed does
+ * not undo the ones before it. A chunk that was not answered may still have been stored.
+ *
+ * <p>Retry with {@link #getUnscheduledTasks()} only: they carry their ids, generated ones
+ * included, and a task whose id is already scheduled is left out, so nothing is scheduled twice.
  */
 public class PartiallyScheduledException extends RuntimeException {
 
 	private final List<String> scheduledIds;
 
-	private final List<String> unscheduledIds;
+	private final List<NewTask<?>> unscheduledTasks;
 
 	/**
 	 * Create an exception.
 	 * @param queue the queue name
-	 * @param scheduledIds the ids that were stored before the failure
-	 * @param unscheduledIds the ids of the tasks that were not stored (the failed chunk and after)
+	 * @param scheduledIds the ids that Redis confirmed as stored
+	 * @param unscheduledTasks the tasks that Redis did not confirm, each with its id (not {@code null})
 	 * @param cause what failed
 	 */
-	public PartiallyScheduledException(String queue, List<String> scheduledIds, List<String> unscheduledIds,
-			Throwable cause) {
-		super("scheduleAll on queue '" + queue + "' stored " + scheduledIds.size() + " task(s), then failed before "
-				+ unscheduledIds.size() + " more: " + cause.getMessage(), cause);
+	public PartiallyScheduledException(String queue, List<String> scheduledIds,
+			List<? extends NewTask<?>> unscheduledTasks, Throwable cause) {
+		super("Scheduling on queue '" + queue + "' stored " + scheduledIds.size() + " task(s), then failed for "
+				+ unscheduledTasks.size() + " more: " + cause.getMessage(), cause);
 		this.scheduledIds = List.copyOf(scheduledIds);
-		this.unscheduledIds = List.copyOf(unscheduledIds);
+		this.unscheduledTasks = List.copyOf(unscheduledTasks);
 	}
 
 	/** The ids of the tasks that were stored, in the given order (duplicates of existing ids left out). */
@@ -34,9 +37,25 @@ public class PartiallyScheduledException extends RuntimeException {
 		return this.scheduledIds;
 	}
 
-	/** The ids of the tasks that were not stored: schedule these again. */
+	/**
+	 * The ids of the tasks that Redis did not confirm, generated ones included, in the given
+	 * order: schedule these again (a call that was not answered may have stored them; their ids
+	 * make that safe).
+	 */
 	public List<String> getUnscheduledIds() {
-		return this.unscheduledIds;
+		return this.unscheduledTasks.stream().map(NewTask::id).toList();
+	}
+
+	/**
+	 * The tasks that Redis did not confirm, in the given order, each under its id (a generated id
+	 * filled in) and with its payload and delay as given: pass them to
+	 * {@link DelayQueue#scheduleAll} of the same queue to schedule them again.
+	 * @param <T> the payload type of the queue that threw this exception
+	 * @return the tasks
+	 */
+	@SuppressWarnings("unchecked")
+	public <T> List<NewTask<T>> getUnscheduledTasks() {
+		return (List<NewTask<T>>) (List<?>) this.unscheduledTasks;
 	}
 
 }

@@ -1,5 +1,7 @@
 package dev.baton.autoconfigure.queue;
 
+import java.time.Duration;
+
 import dev.baton.observation.TaskHandlingObservationConvention;
 import dev.baton.observation.TaskSchedulingObservationConvention;
 import dev.baton.queue.DelayQueues;
@@ -18,6 +20,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.thread.Threading;
@@ -36,6 +39,9 @@ import org.springframework.util.ClassUtils;
 @ConditionalOnBooleanProperty(name = "baton.queue.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(BatonQueueProperties.class)
 public final class BatonQueueAutoConfiguration {
+
+	/** Spring Boot's default of {@code spring.lifecycle.timeout-per-shutdown-phase}. */
+	private static final Duration BOOT_SHUTDOWN_PHASE_TIMEOUT = Duration.ofSeconds(30);
 
 	private static final boolean MICROMETER_PRESENT = ClassUtils
 		.isPresent("io.micrometer.core.instrument.MeterRegistry", BatonQueueAutoConfiguration.class.getClassLoader());
@@ -106,7 +112,10 @@ public final class BatonQueueAutoConfiguration {
 		DelayedTaskListenerRegistry.Builder builder = DelayedTaskListenerRegistry.builder(delayQueues)
 			.settings(properties::settings)
 			.concurrency(properties::concurrency)
-			.virtualThreads(Threading.VIRTUAL.isActive(environment));
+			.virtualThreads(Threading.VIRTUAL.isActive(environment))
+			.shutdownPhaseTimeout(Binder.get(environment)
+				.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
+				.orElse(BOOT_SHUTDOWN_PHASE_TIMEOUT));
 		if (MICROMETER_PRESENT) {
 			Metrics.apply(builder, beanFactory);
 		}

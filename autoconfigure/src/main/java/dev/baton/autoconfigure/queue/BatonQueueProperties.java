@@ -46,8 +46,20 @@ public class BatonQueueProperties {
 	/** Delay between a failed attempt and the next. */
 	private final Backoff backoff = new Backoff();
 
-	/** How long shutdown waits for running handlers before handing their tasks back. */
-	private Duration shutdownTimeout = Duration.ofSeconds(30);
+	/**
+	 * Deliveries of a task, counted like attempts, after which it is dead-lettered without
+	 * running again however they ended, so that a task whose handler crashes or stops the worker
+	 * (OOM, System.exit) is not delivered for ever. A task is always delivered at least
+	 * 'max-attempts' times.
+	 */
+	private int maxDeliveries = ListenerSettings.DEFAULT_MAX_DELIVERIES;
+
+	/**
+	 * How long shutdown waits for running handlers before handing their tasks back; cut to what
+	 * 'spring.lifecycle.timeout-per-shutdown-phase' leaves after the hand-back (2s) and a second,
+	 * with a warning at start-up, so that no bean a handler uses is destroyed under it.
+	 */
+	private Duration shutdownTimeout = Duration.ofSeconds(25);
 
 	/** Most tasks claimed in one round trip. */
 	private int batchSize = 128;
@@ -61,8 +73,9 @@ public class BatonQueueProperties {
 
 	/**
 	 * How soon a task claimed ahead must be expected to start, judged by the handler's measured
-	 * duration: slow handlers claim fewer tasks ahead, so that other instances get them. 0 claims
-	 * 'prefetch' tasks ahead whatever the handler's speed.
+	 * duration: slow handlers claim fewer tasks ahead, so that other instances get them, and tasks
+	 * that waited more than twice this time are handed back. 0 claims 'prefetch' tasks ahead
+	 * whatever the handler's speed.
 	 */
 	private Duration claimAhead = Duration.ofMillis(100);
 
@@ -151,6 +164,14 @@ public class BatonQueueProperties {
 		return this.backoff;
 	}
 
+	public int getMaxDeliveries() {
+		return this.maxDeliveries;
+	}
+
+	public void setMaxDeliveries(int maxDeliveries) {
+		this.maxDeliveries = maxDeliveries;
+	}
+
 	public Duration getShutdownTimeout() {
 		return this.shutdownTimeout;
 	}
@@ -215,7 +236,8 @@ public class BatonQueueProperties {
 							or(backoff.getMax(), this.backoff.getMax())),
 					or(queue.getVisibilityTimeout(), this.visibilityTimeout), or(queue.getBatchSize(), this.batchSize),
 					or(queue.getPrefetch(), this.prefetch), or(queue.getClaimAhead(), this.claimAhead),
-					or(queue.getMaxIdlePoll(), this.maxIdlePoll), or(queue.getShutdownTimeout(), this.shutdownTimeout));
+					or(queue.getMaxIdlePoll(), this.maxIdlePoll), or(queue.getShutdownTimeout(), this.shutdownTimeout),
+					or(queue.getMaxDeliveries(), this.maxDeliveries));
 		}
 		catch (InvalidListenerSettingException ex) {
 			String prefix = (queue.isSet(ex.getSetting())) ? "baton.queue.queues." + name + "." : "baton.queue.";
@@ -474,6 +496,9 @@ public class BatonQueueProperties {
 		/** Delay between a failed attempt and the next. */
 		private final Backoff.Override backoff = new Backoff.Override();
 
+		/** Deliveries of a task after which it is dead-lettered without running again, at least max-attempts. */
+		private @Nullable Integer maxDeliveries;
+
 		/** How long shutdown waits for running handlers before handing their tasks back. */
 		private @Nullable Duration shutdownTimeout;
 
@@ -492,6 +517,7 @@ public class BatonQueueProperties {
 				case "max-idle-poll" -> this.maxIdlePoll;
 				case "visibility-timeout" -> this.visibilityTimeout;
 				case "max-attempts" -> this.maxAttempts;
+				case "max-deliveries" -> this.maxDeliveries;
 				case "shutdown-timeout" -> this.shutdownTimeout;
 				case "batch-size" -> this.batchSize;
 				case "prefetch" -> this.prefetch;
@@ -543,6 +569,14 @@ public class BatonQueueProperties {
 
 		public Backoff.Override getBackoff() {
 			return this.backoff;
+		}
+
+		public @Nullable Integer getMaxDeliveries() {
+			return this.maxDeliveries;
+		}
+
+		public void setMaxDeliveries(@Nullable Integer maxDeliveries) {
+			this.maxDeliveries = maxDeliveries;
 		}
 
 		public @Nullable Duration getShutdownTimeout() {

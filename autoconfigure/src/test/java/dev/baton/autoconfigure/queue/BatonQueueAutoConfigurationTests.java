@@ -19,6 +19,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -31,6 +32,8 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
@@ -106,6 +109,7 @@ class BatonQueueAutoConfigurationTests {
 		this.contextRunner
 			.withPropertyValues("baton.queue.max-attempts=7", "baton.queue.backoff.initial=2s",
 					"baton.queue.queues.orders.visibility-timeout=1m", "baton.queue.queues.orders.backoff.max=10s",
+					"baton.queue.max-deliveries=12", "baton.queue.queues.orders.max-deliveries=20",
 					"baton.queue.queues.orders.payload-type=java.lang.Long")
 			.run((context) -> {
 				BatonQueueProperties properties = context.getBean(BatonQueueProperties.class);
@@ -114,11 +118,13 @@ class BatonQueueAutoConfigurationTests {
 				assertThat(orders.visibilityTimeout()).isEqualTo(Duration.ofMinutes(1));
 				assertThat(orders.backoff().initial()).isEqualTo(Duration.ofSeconds(2));
 				assertThat(orders.backoff().max()).isEqualTo(Duration.ofSeconds(10));
+				assertThat(orders.maxDeliveries()).isEqualTo(20);
 				ListenerSettings other = properties.settings("other");
 				assertThat(other.visibilityTimeout()).isEqualTo(Duration.ofSeconds(30));
 				assertThat(other.batchSize()).isEqualTo(128);
-				assertThat(other.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
+				assertThat(other.shutdownTimeout()).isEqualTo(Duration.ofSeconds(25));
 				assertThat(other.maxIdlePoll()).isEqualTo(Duration.ofSeconds(5));
+				assertThat(other.maxDeliveries()).isEqualTo(12);
 			});
 	}
 
@@ -147,6 +153,19 @@ class BatonQueueAutoConfigurationTests {
 					.isNotNull());
 				assertThat(meters.find("baton.queue.lateness").tag("queue", "orders").timer()).isNotNull();
 			});
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void warnsAtStartupWhenTheShutdownPhaseEndsBeforeTheShutdownTimeout(RedisServer server, CapturedOutput output) {
+		redis(server).withBean(OrderHandler.class).run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).doesNotContain("shutdown phase allows");
+		// Stopping must end within the phase, or the context destroys beans under running handlers
+		redis(server).withBean(OrderHandler.class)
+			.withPropertyValues("spring.lifecycle.timeout-per-shutdown-phase=10s")
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).contains("Queue 'orders' has a shutdown timeout of 25000 ms, but the context's "
+				+ "shutdown phase allows stopping to wait only 7000 ms");
 	}
 
 	@Test
@@ -199,6 +218,11 @@ class BatonQueueAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.hasStackTraceContaining("baton.queue.batch-size must be at least 1, was 0"));
+		redis(server).withBean(OrderHandler.class)
+			.withPropertyValues("baton.queue.queues.orders.max-deliveries=0")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("baton.queue.queues.orders.max-deliveries must be at least 1, was 0"));
 	}
 
 	@Test

@@ -45,7 +45,7 @@ public record DelayedTaskEndpoint(String queue, Object bean, Method method, Clas
 			return new ListenerSettings(orDefault(this.maxAttempts, queueSettings.maxAttempts()), backoff,
 					orDefault(this.visibilityTimeout, queueSettings.visibilityTimeout()), queueSettings.batchSize(),
 					queueSettings.prefetch(), queueSettings.claimAhead(), queueSettings.maxIdlePoll(),
-					queueSettings.shutdownTimeout());
+					queueSettings.shutdownTimeout(), queueSettings.maxDeliveries());
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalStateException("@DelayedTask " + describe() + ": " + ex.getMessage(), ex);

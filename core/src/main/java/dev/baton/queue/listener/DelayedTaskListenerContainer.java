@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
@@ -42,15 +43,18 @@ import org.jspecify.annotations.Nullable;
  * after a full batch it claims again at once. While tasks are held, the visibility of all their
  * deliveries is extended in one call a third of the visibility timeout after the last extension
  * that succeeded, on a thread of this container's own; a failed one is tried again within a
- * tenth of that. Both the loop and the acknowledgements survive any {@link Throwable}: they
- * log, pause and go on.
+ * tenth of that. Tasks claimed ahead that waited more than twice the claim-ahead time, and are
+ * not expected to start soon, are handed back for other instances (handlers slowed down). Both
+ * the loop and the acknowledgements survive any {@link Throwable}: they log, pause and go on.
  *
- * <p>Stopping has one deadline, {@code shutdownTimeout} from its start: it stops claiming (a
- * claim that returns later hands its tasks back itself), hands back the tasks that did not
- * start, waits until the deadline for running handlers and pending acknowledgements, then hands
- * back what still runs in one call bounded by {@link #HAND_BACK_TIMEOUT} and interrupts those
- * handlers. A task whose handler was interrupted that way is never settled: not as a failed
- * attempt, not deleted, not dead-lettered.
+ * <p>Stopping has one deadline, {@code shutdownTimeout} from its start, or sooner if the context's
+ * shutdown phase leaves less: it stops claiming (a claim that returns later hands its tasks back
+ * itself), hands back the tasks that did not start, waits until the deadline for running handlers
+ * and pending acknowledgements, then hands back what still runs in one call bounded by
+ * {@link #HAND_BACK_TIMEOUT} and interrupts those handlers. Once stopping began, no handler
+ * failure settles its task (the beans it uses may be going away): it is handed back, or left to
+ * come back after its visibility timeout, never retried with an attempt counted, deleted or
+ * dead-lettered.
  */
 final class DelayedTaskListenerContainer {
 
@@ -96,6 +100,8 @@ final class DelayedTaskListenerContainer {
 
 	private final Acknowledger acknowledger;
 
+	private final DeliveryLimit deliveryLimit;
+
 	/** Whether the last claim left due tasks behind; only the loop thread reads and writes it. */
 	private boolean backlog;
 
@@ -111,6 +117,9 @@ final class DelayedTaskListenerContainer {
 
 	/** Every claimed delivery until it is settled or handed back: waiting, running or acknowledging. */
 	private final Map<Delivery<Object>, Held> held = new ConcurrentHashMap<>();
+
+	/** The deliveries whose handler runs, at most the concurrency. */
+	private final Set<Held> running = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * How far the Redis server's clock is ahead of this JVM's, as of the last claim: due times are
@@ -154,6 +163,7 @@ final class DelayedTaskListenerContainer {
 		this.permits = new Semaphore(endpoint.concurrency() + settings.prefetch());
 		this.acknowledger = new Acknowledger(queue, endpoint.queue(), this::isStale,
 				(refused) -> lost(refused, StaleOperation.ACK));
+		this.deliveryLimit = new DeliveryLimit(endpoint.queue(), settings, endpoint.deadLetter(), metrics);
 	}
 
 	String queueName() {
@@ -181,15 +191,24 @@ final class DelayedTaskListenerContainer {
 		});
 		this.extender = extender;
 		scheduleExtension(extensionPeriodNanos());
+		long claimAhead = this.settings.claimAhead().toNanos();
+		if (claimAhead > 0 && this.settings.prefetch() > 0) {
+			extender.scheduleWithFixedDelay(this::giveBackLongWaitingSafely, claimAhead, claimAhead,
+					TimeUnit.NANOSECONDS);
+		}
 		this.loop = DaemonThreads.start("baton-queue-" + this.endpoint.queue(), this::run);
 	}
 
 	/**
 	 * Stop claiming, hand back the tasks that did not start, wait for running handlers until the
 	 * shutdown timeout, then hand back what is still running and interrupt it.
+	 * @param maxWait the longest wait for running handlers, whatever the shutdown timeout: what
+	 * the context's shutdown phase leaves (the beans handlers use are destroyed after it)
 	 */
-	void stop() {
-		long deadline = System.nanoTime() + this.settings.shutdownTimeout().toNanos();
+	void stop(Duration maxWait) {
+		Duration wait = (this.settings.shutdownTimeout().compareTo(maxWait) < 0) ? this.settings.shutdownTimeout()
+				: maxWait;
+		long deadline = System.nanoTime() + wait.toNanos();
 		this.active = false;
 		wake();
 		joinLoop(deadline);
@@ -327,10 +346,11 @@ final class DelayedTaskListenerContainer {
 		// The server read its clock somewhere during the round trip: the midpoint is the best guess
 		Instant midpoint = sentAt.plus(Duration.between(sentAt, receivedAt).dividedBy(2));
 		this.serverClockAhead = Duration.between(midpoint, claim.serverTime());
-		List<Delivery<Object>> deliveries = claim.deliveries();
+		List<Delivery<Object>> deliveries = this.deliveryLimit.admit(claim.deliveries());
 		this.permits.release(max - deliveries.size());
 		long visibleUntil = sent + this.settings.visibilityTimeout().toNanos();
-		deliveries.forEach((delivery) -> this.held.put(delivery, new Held(visibleUntil)));
+		long claimed = System.nanoTime();
+		deliveries.forEach((delivery) -> this.held.put(delivery, new Held(visibleUntil, claimed)));
 		this.ready.addAll(deliveries);
 		if (!this.active) {
 			// Stopped while the claim was under way: nobody will run these, give them back
@@ -364,19 +384,74 @@ final class DelayedTaskListenerContainer {
 	/**
 	 * How many tasks may wait in this instance beyond the concurrency: as many as the handlers are
 	 * expected to start within the claim-ahead time, at most the prefetch; none before the first
-	 * run was measured.
+	 * run was measured. A handler running longer than the average so far counts with its time
+	 * already spent: handlers that slow down shrink the claim-ahead at once, not only once the
+	 * slow runs end and move the average.
 	 */
 	private int claimAhead() {
 		long budget = this.settings.claimAhead().toNanos();
 		if (budget == 0) {
 			return this.settings.prefetch();
 		}
-		long handling = this.handlingNanos;
+		long handling = Math.max(this.handlingNanos, longestRunningNanos());
 		if (handling == 0) {
 			return 0;
 		}
 		double startable = (double) this.endpoint.concurrency() * budget / handling;
 		return (int) Math.min(this.settings.prefetch(), startable);
+	}
+
+	private long longestRunningNanos() {
+		long now = System.nanoTime();
+		long longest = 0;
+		for (Held running : this.running) {
+			longest = Math.max(longest, now - running.startedAt);
+		}
+		return longest;
+	}
+
+	/** A periodic task that throws is never run again: this one must survive anything. */
+	private void giveBackLongWaitingSafely() {
+		try {
+			giveBackLongWaiting();
+		}
+		catch (Throwable ex) {
+			logger.warn("Could not look for tasks of queue '" + this.endpoint.queue() + "' that wait too long", ex);
+		}
+	}
+
+	/**
+	 * Hands back the tasks claimed ahead that waited more than twice the claim-ahead time and are
+	 * not expected to start within it now: the handlers became slower than when they were
+	 * claimed, and another instance may have idle workers. Runs every claim-ahead time on the
+	 * extender thread; the hand-back itself runs on a thread of its own.
+	 */
+	private void giveBackLongWaiting() {
+		if (!this.active || this.ready.isEmpty()) {
+			return;
+		}
+		long tooLong = 2 * this.settings.claimAhead().toNanos();
+		long now = System.nanoTime();
+		int startSoon = claimAhead();
+		List<Delivery<Object>> givenBack = new ArrayList<>();
+		int position = 0;
+		for (Delivery<Object> delivery : this.ready) {
+			Held held = this.held.get(delivery);
+			// Removing from the line is atomic: a worker that took the delivery meanwhile runs it
+			if (position++ >= startSoon && held != null && now - held.claimedAt > tooLong
+					&& this.ready.remove(delivery)) {
+				givenBack.add(delivery);
+			}
+		}
+		if (givenBack.isEmpty()) {
+			return;
+		}
+		logger.debug("Handing back " + givenBack.size() + " tasks of queue '" + this.endpoint.queue()
+				+ "' that waited here longer than twice the claim-ahead time");
+		DaemonThreads.start("baton-queue-give-back-" + this.endpoint.queue(), () -> {
+			handBack(givenBack);
+			givenBack.forEach(this::finish);
+		});
 	}
 
 	private void recordHandling(long nanos) {
@@ -476,10 +551,13 @@ final class DelayedTaskListenerContainer {
 				HandlerMdc mdc = HandlerMdc.open(this.endpoint.queue(), delivery.id(), delivery.attempt());
 				Observation.Scope scope = observation.openScope();
 				long start = System.nanoTime();
+				held.startedAt = start;
+				this.running.add(held);
 				try {
 					this.adapter.invoke(delivery.payload(), new Context(delivery, held));
 				}
 				finally {
+					this.running.remove(held);
 					recordHandling(System.nanoTime() - start);
 					scope.close();
 					mdc.close();
@@ -496,6 +574,13 @@ final class DelayedTaskListenerContainer {
 				if (held.abandoned) {
 					logger.info("Task '" + delivery.id() + "' of queue '" + this.endpoint.queue()
 							+ "' was interrupted by stopping; it is not settled and will be delivered again");
+					return;
+				}
+				if (!this.active) {
+					// Stopping may have closed what the handler uses: its failure says nothing of the task
+					logger.info("Task '" + delivery.id() + "' of queue '" + this.endpoint.queue()
+							+ "' failed while stopping (" + ex + "); it is handed back without counting the attempt");
+					handBack(List.of(delivery));
 					return;
 				}
 				outcome = settleFailure(delivery, ex);
@@ -752,8 +837,15 @@ final class DelayedTaskListenerContainer {
 		/** Whether Redis answered that the delivery is stale: its task is no longer this instance's. */
 		volatile boolean lost;
 
-		Held(long visibleUntil) {
+		/** When it was claimed, as {@link System#nanoTime()}. */
+		final long claimedAt;
+
+		/** When its handler started, as {@link System#nanoTime()}, if it did. */
+		volatile long startedAt;
+
+		Held(long visibleUntil, long claimedAt) {
 			this.visibleUntil = visibleUntil;
+			this.claimedAt = claimedAt;
 		}
 
 		/** Redis extensions never shorten the deadline, nor may the local view of it. */

@@ -1,5 +1,6 @@
 package dev.baton.queue.listener;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,7 +35,10 @@ import org.springframework.util.Assert;
  * runs them as one {@link SmartLifecycle}: started late, after every other bean is ready, and
  * stopped early, before the beans handlers use are destroyed. Containers stop in parallel and
  * asynchronously ({@link #stop(Runnable)}), so shutdown takes at most the longest queue's
- * {@code shutdownTimeout} plus one bounded hand-back, whatever Redis does.
+ * {@code shutdownTimeout} plus one bounded hand-back, whatever Redis does, and ends within the
+ * context's shutdown phase ({@link Builder#shutdownPhaseTimeout}): when the phase ends first, the
+ * context destroys beans under running handlers, so a longer {@code shutdownTimeout} is cut short
+ * (with a warning at start).
  */
 public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 
@@ -42,6 +46,12 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 
 	/** The lifecycle phase: late start, early stop. */
 	public static final int PHASE = Integer.MAX_VALUE - 1000;
+
+	/** How long plain Spring waits for a shutdown phase ({@code DefaultLifecycleProcessor}). */
+	public static final Duration DEFAULT_SHUTDOWN_PHASE_TIMEOUT = Duration.ofSeconds(10);
+
+	/** What stopping keeps of the phase beyond the final hand-back: stopping threads and executors. */
+	private static final Duration STOP_MARGIN = Duration.ofSeconds(1);
 
 	private final DelayQueues queues;
 
@@ -54,6 +64,9 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 	private final HandlerMetrics metrics;
 
 	private final ObservationSettings<TaskHandlingObservationConvention> observations;
+
+	/** The longest a container waits for running handlers when stopping, whatever its settings. */
+	private final Duration maxShutdownWait;
 
 	private final Map<String, DelayedTaskEndpoint> endpoints = new LinkedHashMap<>();
 
@@ -73,6 +86,9 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		this.observations = new ObservationSettings<>(
 				ObservationSettings.registry(builder.observationRegistry, builder.meterRegistry),
 				builder.handlingConvention);
+		Duration wait = builder.shutdownPhaseTimeout.minus(DelayedTaskListenerContainer.HAND_BACK_TIMEOUT)
+			.minus(STOP_MARGIN);
+		this.maxShutdownWait = wait.isNegative() ? Duration.ZERO : wait;
 	}
 
 
@@ -173,7 +189,7 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		}
 		CompletableFuture
 			.allOf(stopping.stream()
-				.map((container) -> CompletableFuture.runAsync(container::stop,
+				.map((container) -> CompletableFuture.runAsync(() -> container.stop(this.maxShutdownWait),
 						DaemonThreads.named("baton-queue-stop-" + container.queueName())))
 				.toArray(CompletableFuture[]::new))
 			.whenComplete((result, ex) -> {
@@ -204,9 +220,23 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 				queueSettings, handlerExecutor(endpoint), this.metrics, this.observations);
 		this.containers.add(container);
 		container.start();
+		warnIfShutdownIsCut(endpoint.queue(), queueSettings.shutdownTimeout());
 		logger.info("@DelayedTask handler " + endpoint.describe() + " consumes queue '" + endpoint.queue()
 				+ "' with concurrency " + endpoint.concurrency() + ", max attempts " + queueSettings.maxAttempts()
 				+ ", visibility timeout " + queueSettings.visibilityTimeout().toMillis() + " ms");
+	}
+
+	/** An inconsistent configuration: stopping cannot wait as long as the queue's shutdown timeout says. */
+	private void warnIfShutdownIsCut(String queue, Duration shutdownTimeout) {
+		if (shutdownTimeout.compareTo(this.maxShutdownWait) > 0) {
+			logger.warn("Queue '" + queue + "' has a shutdown timeout of " + shutdownTimeout.toMillis()
+					+ " ms, but the context's shutdown phase allows stopping to wait only "
+					+ this.maxShutdownWait.toMillis() + " ms for running handlers (then their tasks are handed back, "
+					+ "which may take " + DelayedTaskListenerContainer.HAND_BACK_TIMEOUT.toMillis()
+					+ " ms); raise the phase timeout (spring.lifecycle.timeout-per-shutdown-phase with Spring Boot, "
+					+ "otherwise the lifecycle processor's and the registry builder's shutdownPhaseTimeout) or lower "
+					+ "the shutdown timeout");
+		}
 	}
 
 	private Executor handlerExecutor(DelayedTaskEndpoint endpoint) {
@@ -250,6 +280,8 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		private @Nullable ObservationRegistry observationRegistry;
 
 		private @Nullable TaskHandlingObservationConvention handlingConvention;
+
+		private Duration shutdownPhaseTimeout = DEFAULT_SHUTDOWN_PHASE_TIMEOUT;
 
 		private Builder(DelayQueues queues) {
 			this.queues = queues;
@@ -319,6 +351,21 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		 */
 		public Builder handlingObservationConvention(TaskHandlingObservationConvention convention) {
 			this.handlingConvention = convention;
+			return this;
+		}
+
+		/**
+		 * Set how long the context waits for the registry's shutdown phase, the
+		 * {@code DefaultLifecycleProcessor}'s timeout for {@link #PHASE}. Stopping ends within it,
+		 * so that the context does not destroy the beans handlers use while they run: the wait
+		 * for running handlers is cut to this less the final hand-back and a second. The default
+		 * is {@link #DEFAULT_SHUTDOWN_PHASE_TIMEOUT}, plain Spring's; Spring Boot's is
+		 * {@code spring.lifecycle.timeout-per-shutdown-phase}.
+		 * @param shutdownPhaseTimeout the phase timeout
+		 * @return this builder
+		 */
+		public Builder shutdownPhaseTimeout(Duration shutdownPhaseTimeout) {
+			this.shutdownPhaseTimeout = shutdownPhaseTimeout;
 			return this;
 		}
 

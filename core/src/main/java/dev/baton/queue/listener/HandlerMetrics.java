@@ -3,7 +3,7 @@ package dev.baton.queue.listener;
 import java.time.Duration;
 
 /**
- * Where containers report lateness and stale deliveries (the handling timer comes from the
+ * Where containers report lateness, stale deliveries and tasks parked by the delivery limit (the handling timer comes from the
  * handling's observation); the Micrometer implementation lives in {@link MicrometerHandlerMetrics}
  * so that Micrometer stays optional.
  */
@@ -20,6 +20,10 @@ interface HandlerMetrics {
 		public void stale(String queue, StaleOperation operation, int count) {
 		}
 
+		@Override
+		public void parked(String queue) {
+		}
+
 	};
 
 	/** Record how long after its due time a task started to be handled. */
@@ -27,6 +31,9 @@ interface HandlerMetrics {
 
 	/** Record deliveries that Redis answered were stale: their task was no longer theirs. */
 	void stale(String queue, StaleOperation operation, int count);
+
+	/** Count a task dead-lettered or deleted without running: it was delivered too often. */
+	void parked(String queue);
 
 	/** What a stale delivery was found by; the tag value of the stale counter. */
 	enum StaleOperation {

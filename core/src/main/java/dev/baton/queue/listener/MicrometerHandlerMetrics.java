@@ -9,7 +9,9 @@ import io.micrometer.core.instrument.Timer;
 /**
  * Handler metrics on Micrometer: the {@code baton.queue.lateness} timer (start of handling minus
  * due time) and the {@code baton.queue.stale} counter (deliveries Redis answered were stale, by
- * {@code operation}), tagged with the queue name.
+ * {@code operation}) and the {@code baton.queue.parked} counter (tasks delivered more than
+ * {@code max-deliveries} times, dead-lettered or deleted without running), tagged with the queue
+ * name.
  */
 final class MicrometerHandlerMetrics implements HandlerMetrics {
 
@@ -37,6 +39,16 @@ final class MicrometerHandlerMetrics implements HandlerMetrics {
 			.tag("operation", operation.tag())
 			.register(this.registry)
 			.increment(count);
+	}
+
+	@Override
+	public void parked(String queue) {
+		Counter.builder("baton.queue.parked")
+			.description("Tasks delivered more than max-deliveries times without succeeding, dead-lettered or deleted "
+					+ "without running again")
+			.tag("queue", queue)
+			.register(this.registry)
+			.increment();
 	}
 
 }

@@ -113,7 +113,13 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	@Override
 	public String schedule(T payload, Duration delay) {
 		String id = UUID.randomUUID().toString();
-		schedule(id, payload, delay);
+		try {
+			schedule(id, payload, delay);
+		}
+		catch (DataAccessException ex) {
+			// The caller could not retry under the id it never got: Redis may have stored the task
+			throw new PartiallyScheduledException(this.name, List.of(), List.of(new NewTask<>(id, payload, delay)), ex);
+		}
 		return id;
 	}
 
@@ -143,26 +149,28 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	@Override
 	public List<String> scheduleAll(Collection<NewTask<T>> tasks) {
 		// Check and write every task before the first script call, so bad input writes nothing.
-		List<String> ids = new ArrayList<>(tasks.size());
+		List<NewTask<T>> identified = new ArrayList<>(tasks.size());
 		List<String> triples = new ArrayList<>(tasks.size() * 3);
 		for (NewTask<T> task : tasks) {
 			if (task == null) {
 				throw new IllegalArgumentException("Task must not be null");
 			}
 			String id = (task.id() != null) ? Validate.id(task.id()) : UUID.randomUUID().toString();
-			ids.add(id);
+			identified.add(new NewTask<>(id, task.payload(), task.delay()));
 			triples.add(id);
 			triples.add(this.codec.write(id, Validate.payload(task.payload())));
 			triples.add(Validate.delayMillis(task.delay()));
 		}
-		return observeScheduling(ids, (trace) -> scheduleInBatches(ids, triples, trace));
+		List<String> ids = identified.stream().map(NewTask::id).toList();
+		return observeScheduling(ids, (trace) -> scheduleInBatches(identified, triples, trace));
 	}
 
 	/**
 	 * Sends each partition's tasks in batches; the n-th batches of all partitions go out together,
-	 * in one round trip. A failure stops before the next round.
+	 * in one round trip. A failure stops before the next round, naming the tasks not confirmed.
 	 */
-	private List<String> scheduleInBatches(List<String> ids, List<String> triples, String trace) {
+	private List<String> scheduleInBatches(List<NewTask<T>> tasks, List<String> triples, String trace) {
+		List<String> ids = tasks.stream().map(NewTask::id).toList();
 		Map<QueueKeys, List<Integer>> byPartition = new LinkedHashMap<>();
 		for (int i = 0; i < ids.size(); i++) {
 			byPartition.computeIfAbsent(this.partitions.forId(ids.get(i)), (keys) -> new ArrayList<>()).add(i);
@@ -170,7 +178,6 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		String what = "schedule tasks of queue '" + this.name + "'";
 		boolean[] answered = new boolean[ids.size()];
 		boolean[] stored = new boolean[ids.size()];
-		boolean anyAnswered = false;
 		for (int from = 0; ; from += SCHEDULE_BATCH) {
 			List<PartitionCall> calls = new ArrayList<>();
 			List<List<Integer>> batches = new ArrayList<>();
@@ -201,19 +208,15 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 						answered[batch.get(i)] = true;
 						stored[batch.get(i)] = isOne(reply.get(i));
 					}
-					anyAnswered = true;
 				}
 				catch (RuntimeException ex) {
 					failure = (failure != null) ? failure : ex;
 				}
 			}
 			if (failure != null) {
-				if (!anyAnswered) {
-					throw failure;
-				}
 				List<String> scheduled = select(ids, stored, true);
 				recordScheduled(scheduled.size());
-				throw new PartiallyScheduledException(this.name, scheduled, select(ids, answered, false), failure);
+				throw new PartiallyScheduledException(this.name, scheduled, select(tasks, answered, false), failure);
 			}
 		}
 		List<String> scheduled = select(ids, stored, true);
@@ -221,11 +224,11 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		return scheduled;
 	}
 
-	private static List<String> select(List<String> ids, boolean[] flags, boolean flag) {
-		List<String> selected = new ArrayList<>();
-		for (int i = 0; i < ids.size(); i++) {
+	private static <E> List<E> select(List<E> elements, boolean[] flags, boolean flag) {
+		List<E> selected = new ArrayList<>();
+		for (int i = 0; i < elements.size(); i++) {
 			if (flags[i] == flag) {
-				selected.add(ids.get(i));
+				selected.add(elements.get(i));
 			}
 		}
 		return selected;

@@ -81,6 +81,32 @@ class ClaimAheadTests {
 		assertThat(mostInFlight.get()).isGreaterThan(2);
 	}
 
+	@Test
+	void anInstanceWhoseHandlersSlowDownGivesBackWhatItCannotStartSoon(RedisConnectionFactory connectionFactory) {
+		WarmHandler warm = new WarmHandler();
+		ListenerContext warmInstance = start(connectionFactory, warm);
+		DelayQueue<Parcel> queue = warmInstance.queues.get("work", Parcel.class);
+		// Fast at first: the measured handler time lets it claim hundreds of tasks ahead
+		queue.scheduleAll(IntStream.range(0, 50)
+			.mapToObj((i) -> new NewTask<>("warm-" + i, new Parcel("warm-" + i, i), Duration.ZERO))
+			.toList());
+		await().atMost(Duration.ofSeconds(5)).until(() -> warm.handled.get() == 50);
+		warm.pause = Duration.ofMillis(100);
+		queue.scheduleAll(IntStream.range(0, 200)
+			.mapToObj((i) -> new NewTask<>("t-" + i, new Parcel("t-" + i, i), Duration.ZERO))
+			.toList());
+		// One slow run ended: the warm instance claimed all it wanted meanwhile
+		await().atMost(Duration.ofSeconds(5)).until(() -> warm.handled.get() > 50);
+
+		// A new instance with eight idle workers: the warm one needs ten seconds for what it holds
+		NewcomerHandler newcomer = new NewcomerHandler();
+		start(connectionFactory, newcomer);
+
+		await().atMost(Duration.ofSeconds(30)).until(() -> warm.handled.get() + newcomer.handled.get() == 250);
+		// Its share of the workers is four fifths, about 160 of the 200; hoarding left it at most 94
+		assertThat(newcomer.handled.get()).isGreaterThan(125);
+	}
+
 	private ListenerContext start(RedisConnectionFactory connectionFactory, Object handler) {
 		ListenerSettings settings = new ListenerSettings(3, ListenerSettings.DEFAULTS.backoff(),
 				Duration.ofSeconds(30), 32, 1_000, Duration.ofMillis(100), Duration.ofSeconds(1),
@@ -96,6 +122,33 @@ class ClaimAheadTests {
 
 		@DelayedTask(queue = "work", concurrency = "2")
 		void handle(Parcel parcel) {
+			this.handled.incrementAndGet();
+		}
+
+	}
+
+	/** Two workers whose handler becomes slow once {@link #pause} is set. */
+	static class WarmHandler {
+
+		final AtomicInteger handled = new AtomicInteger();
+
+		volatile Duration pause = Duration.ZERO;
+
+		@DelayedTask(queue = "work", concurrency = "2")
+		void handle(Parcel parcel) throws InterruptedException {
+			Thread.sleep(this.pause.toMillis());
+			this.handled.incrementAndGet();
+		}
+
+	}
+
+	static class NewcomerHandler {
+
+		final AtomicInteger handled = new AtomicInteger();
+
+		@DelayedTask(queue = "work", concurrency = "8")
+		void handle(Parcel parcel) throws InterruptedException {
+			Thread.sleep(100);
 			this.handled.incrementAndGet();
 		}
 

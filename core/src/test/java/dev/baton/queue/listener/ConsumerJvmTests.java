@@ -23,7 +23,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Consumers in separate JVMs on one queue: no task handled twice in a healthy run, none lost when
- * a consumer is killed in the middle of handling.
+ * a consumer is killed in the middle of handling, and a task that crashes every consumer is
+ * dead-lettered once it was delivered more than max-deliveries times.
  */
 @RedisTest
 class ConsumerJvmTests {
@@ -80,6 +81,27 @@ class ConsumerJvmTests {
 		assertThat(queue.stats().dead()).isZero();
 	}
 
+	@Test
+	void aTaskThatCrashesItsWorkerIsDeadLetteredOnceDeliveredMoreThanMaxDeliveries(RedisServer server,
+			RedisConnectionFactory connectionFactory) throws IOException {
+		ListenerContext producer = new ListenerContext(connectionFactory, (queue) -> ListenerSettings.DEFAULTS);
+		this.contexts.add(producer);
+		DelayQueue<String> queue = producer.queues.get("jobs", String.class);
+		queue.schedule("poison", JobHandler.HALT, Duration.ZERO);
+
+		// Each consumer halts on the task; it comes back to the next after the 2 s visibility timeout
+		for (int crash = 1; crash <= 5 && queue.deadLetters(1).isEmpty(); crash++) {
+			Process child = startChild(server, "crash-" + crash, 0, "2");
+			await().atMost(Duration.ofSeconds(60)).until(() -> !child.isAlive() || !queue.deadLetters(1).isEmpty());
+		}
+
+		assertThat(queue.deadLetters(1)).singleElement().satisfies((parked) -> {
+			assertThat(parked.id()).isEqualTo("poison");
+			assertThat(parked.reason()).contains("delivered 3 times, more than max-deliveries (2)");
+		});
+		assertThat(queue.find("poison")).isEmpty();
+	}
+
 	private static List<NewTask<String>> tasks(int count) {
 		List<NewTask<String>> tasks = new ArrayList<>();
 		for (int i = 0; i < count; i++) {
@@ -88,10 +110,13 @@ class ConsumerJvmTests {
 		return tasks;
 	}
 
-	private Process startChild(RedisServer server, String name, long handleMillis) throws IOException {
+	private Process startChild(RedisServer server, String name, long handleMillis, String... more)
+			throws IOException {
 		String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-		Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-				ConsumerMain.class.getName(), server.url(), name, Long.toString(handleMillis))
+		List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+				ConsumerMain.class.getName(), server.url(), name, Long.toString(handleMillis)));
+		command.addAll(List.of(more));
+		Process process = new ProcessBuilder(command)
 			.redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.DISCARD)
 			.start();

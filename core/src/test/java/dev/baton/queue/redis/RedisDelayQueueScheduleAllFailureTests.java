@@ -8,6 +8,7 @@ import java.util.stream.IntStream;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.NewTask;
 import dev.baton.queue.PartiallyScheduledException;
+import dev.baton.queue.ScheduledTask;
 import dev.baton.support.ProxiedRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,7 +22,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-/** scheduleAll whose second chunk Redis refuses: the caller learns which tasks were stored. */
+/**
+ * scheduleAll that Redis refuses in part: the caller learns which tasks were stored and gets the
+ * others, under their generated ids, to schedule again.
+ */
 class RedisDelayQueueScheduleAllFailureTests {
 
 	private ProxiedRedis redis;
@@ -67,6 +71,35 @@ class RedisDelayQueueScheduleAllFailureTests {
 		assertThat(failure.getUnscheduledIds()).hasSize(1000);
 		assertThat(redis.opsForHash().keys("baton:q:{bulk}:tasks")).hasSize(1000)
 			.containsExactlyInAnyOrderElementsOf(failure.getScheduledIds());
+	}
+
+	@Test
+	void aFailedPartitionNamesItsTasksWithTheirGeneratedIdsSoThatTheyCanBeScheduledAgain() {
+		StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
+		try (RedisDelayQueues partitioned = RedisDelayQueues.builder(this.connectionFactory, JsonMapper.builder().build())
+			.partitions((name) -> 4)
+			.build()) {
+			DelayQueue<String> queue = partitioned.get("bulk", String.class);
+			// Partition 1 refuses every script (WRONGTYPE); the other three store their tasks
+			redis.opsForValue().set("baton:q:{bulk#1}:p1:due", "not a sorted set");
+			List<NewTask<String>> tasks = IntStream.range(0, 100)
+				.mapToObj((i) -> NewTask.of("payment " + i, Duration.ofMinutes(30)))
+				.toList();
+
+			PartiallyScheduledException failure = assertThatExceptionOfType(PartiallyScheduledException.class)
+				.isThrownBy(() -> queue.scheduleAll(tasks))
+				.actual();
+
+			List<NewTask<String>> unscheduled = failure.getUnscheduledTasks();
+			assertThat(unscheduled).isNotEmpty().hasSizeLessThan(100);
+			assertThat(unscheduled).extracting(NewTask::id).containsExactlyElementsOf(failure.getUnscheduledIds());
+			assertThat(failure.getScheduledIds()).hasSize(100 - unscheduled.size());
+			redis.delete("baton:q:{bulk#1}:p1:due");
+			assertThat(queue.scheduleAll(unscheduled)).containsExactlyElementsOf(failure.getUnscheduledIds());
+			assertThat(queue.stats().scheduled()).isEqualTo(100);
+			assertThat(queue.peek(100)).extracting(ScheduledTask::payload)
+				.containsExactlyInAnyOrderElementsOf(tasks.stream().map(NewTask::payload).toList());
+		}
 	}
 
 	private static Properties info(StringRedisTemplate redis) {
