@@ -4,6 +4,7 @@ import dev.baton.internal.PrimarySwitchWatch;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -21,6 +22,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 		dev.baton.autoconfigure.queue.BatonQueueAutoConfiguration.class })
 @ConditionalOnClass({ PrimarySwitchWatch.class, LettuceConnectionFactory.class })
 @ConditionalOnBean(RedisConnectionFactory.class)
+@ConditionalOnBooleanProperty(name = "baton.sentinel.follow-switches", matchIfMissing = true)
 public final class BatonPrimarySwitchAutoConfiguration {
 
 	@Bean

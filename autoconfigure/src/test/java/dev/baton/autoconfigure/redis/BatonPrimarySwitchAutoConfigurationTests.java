@@ -23,6 +23,14 @@ class BatonPrimarySwitchAutoConfigurationTests {
 	}
 
 	@Test
+	void canBeTurnedOff() {
+		this.runner
+			.withPropertyValues("spring.data.redis.sentinel.master=mymaster",
+					"spring.data.redis.sentinel.nodes=127.0.0.1:1", "baton.sentinel.follow-switches=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(PrimarySwitches.class));
+	}
+
+	@Test
 	void watchesNothingForAStandaloneRedis() {
 		this.runner.run((context) -> assertThat(context.getBean(PrimarySwitches.class).watch()).isEmpty());
 	}

@@ -21,6 +21,7 @@ import dev.baton.benchmarks.support.Table;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.RedisLockManager;
 import dev.baton.test.LocalRedisCluster;
+import dev.baton.internal.PrimarySwitchWatch;
 import dev.baton.test.LocalRedisSentinel;
 import dev.baton.test.LocalRedisServer;
 import dev.baton.test.RedisServers;
@@ -49,6 +50,16 @@ public final class FailoverBenchmarks {
 		/** {@code SENTINEL FAILOVER}: the primary steps down in order. */
 		SENTINEL_FAILOVER,
 
+		/**
+		 * {@code SENTINEL FAILOVER} under the load of the review that found the old primary taking
+		 * writes for 10 s (issues 23 and 24): the tasks scheduled at once, due over 5 s, and 8
+		 * threads on 4 lock names; Baton follows the switch (its default).
+		 */
+		SENTINEL_FAILOVER_REVIEW_LOAD,
+
+		/** The same with {@code baton.sentinel.follow-switches=false}: as before Baton followed switches. */
+		SENTINEL_FAILOVER_REVIEW_LOAD_UNFOLLOWED,
+
 		/** {@code kill -9} of the primary. */
 		PRIMARY_KILLED,
 
@@ -76,7 +87,8 @@ public final class FailoverBenchmarks {
 	 */
 	public static Table run() {
 		Table table = new Table("Failover behind Sentinel and in a cluster: " + TASKS + " tasks at 1,000/s, 4 threads on "
-				+ LOCK_NAMES + " lock names, fault " + FAULT_AT.toSeconds() + " s in",
+				+ LOCK_NAMES + " lock names (the review's load: due over 5 s, 8 threads on 4 names), fault "
+				+ FAULT_AT.toSeconds() + " s in",
 				List.of("missing", "duplicates", "schedule errors", "lock calls", "lock errors", "errors for ms",
 						"longest a name was unavailable ms", "all tasks handled after s"));
 		for (Fault fault : Fault.values()) {
@@ -92,11 +104,15 @@ public final class FailoverBenchmarks {
 		if (fault == Fault.CLUSTER_PRIMARY_KILLED || fault == Fault.CLUSTER_PRIMARY_KILLED_TUNED) {
 			return runOnCluster(fault == Fault.CLUSTER_PRIMARY_KILLED_TUNED);
 		}
+		boolean reviewLoad = fault != Fault.SENTINEL_FAILOVER && fault != Fault.PRIMARY_KILLED;
+		boolean follow = fault != Fault.SENTINEL_FAILOVER_REVIEW_LOAD_UNFOLLOWED;
+		Load load = reviewLoad ? new Load(8, 4, true) : new Load(4, LOCK_NAMES, false);
 		try (LocalRedisSentinel sentinel = RedisServers.startSentinel()) {
 			LocalRedisServer primary = sentinel.dataNodes().get(0);
 			TaskTracker tracker = new TaskTracker(TASKS);
 			String[] settings = { "spring.data.redis.sentinel.master=" + sentinel.masterName(),
-					"spring.data.redis.sentinel.nodes=" + String.join(",", sentinel.sentinelNodes()) };
+					"spring.data.redis.sentinel.nodes=" + String.join(",", sentinel.sentinelNodes()),
+					"baton.sentinel.follow-switches=" + follow };
 			QueueClient client = BatonQueueClient.withSettings(settings)
 				.connect("redis://" + primary.host() + ":" + primary.port(), "bench", 4, tracker);
 			LettuceConnectionFactory lockConnection = new LettuceConnectionFactory(
@@ -104,15 +120,35 @@ public final class FailoverBenchmarks {
 			lockConnection.afterPropertiesSet();
 			lockConnection.start();
 			RedisLockManager locks = RedisLockManager.builder(lockConnection).build();
+			PrimarySwitchWatch watch = follow ? PrimarySwitchWatch.of(lockConnection).orElseThrow() : null;
+			if (watch != null) {
+				locks.followPrimarySwitches(watch);
+				watch.start();
+			}
 			try {
-				return measure(client, locks, tracker, () -> inject(fault, sentinel, primary));
+				return measure(client, locks, tracker, load,
+						() -> inject(fault == Fault.PRIMARY_KILLED, sentinel, primary));
 			}
 			finally {
+				if (watch != null) {
+					watch.close();
+				}
 				locks.close();
 				client.close();
 				lockConnection.destroy();
 			}
 		}
+	}
+
+	/**
+	 * The load around the fault.
+	 * @param lockThreads threads taking lock names
+	 * @param lockNames how many names they take
+	 * @param dueOverFiveSeconds whether the tasks are scheduled at once, due over 5 s, instead of
+	 * scheduled at 1,000/s, due at once
+	 */
+	private record Load(int lockThreads, int lockNames, boolean dueOverFiveSeconds) {
+
 	}
 
 	private static Metrics runOnCluster(boolean tuned) {
@@ -130,7 +166,7 @@ public final class FailoverBenchmarks {
 				.connect("redis://" + cluster.nodes().get(0), BatonQueueClient.QUEUE, 4, tracker);
 			try {
 				// The first primary holds 4 of the queue's 12 partitions, and some of the lock names.
-				return measure(client, client.bean(RedisLockManager.class), tracker,
+				return measure(client, client.bean(RedisLockManager.class), tracker, new Load(4, LOCK_NAMES, false),
 						() -> cluster.primaries().get(0).kill());
 			}
 			finally {
@@ -140,12 +176,13 @@ public final class FailoverBenchmarks {
 	}
 
 	/** Runs the load with the fault 3 s in, and measures what it did to tasks and locks. */
-	private static Metrics measure(QueueClient client, RedisLockManager locks, TaskTracker tracker, Runnable fault) {
-		LockLoad lockLoad = new LockLoad(locks);
+	private static Metrics measure(QueueClient client, RedisLockManager locks, TaskTracker tracker, Load load,
+			Runnable fault) {
+		LockLoad lockLoad = new LockLoad(locks, load);
 		long start = System.nanoTime();
 		try {
 			lockLoad.start();
-			int scheduleErrors = produce(client, fault, start);
+			int scheduleErrors = produce(client, fault, start, load.dueOverFiveSeconds());
 			boolean all = tracker.awaitAll(System.nanoTime() + TimeUnit.SECONDS.toNanos(90));
 			double handledAfter = ((all ? tracker.lastHandledNanos() : System.nanoTime()) - start) / 1e9;
 			lockLoad.stop();
@@ -163,30 +200,38 @@ public final class FailoverBenchmarks {
 		}
 	}
 
-	private static void inject(Fault fault, LocalRedisSentinel sentinel, LocalRedisServer primary) {
-		if (fault == Fault.SENTINEL_FAILOVER) {
-			sentinel.failover();
+	private static void inject(boolean kill, LocalRedisSentinel sentinel, LocalRedisServer primary) {
+		if (kill) {
+			primary.kill();
 		}
 		else {
-			primary.kill();
+			sentinel.failover();
 		}
 	}
 
-	/** Schedules the tasks at 1,000/s, each retried until stored; returns how many calls failed. */
-	private static int produce(QueueClient client, Runnable fault, long start) {
+	/**
+	 * Schedules the tasks, each retried until stored, with the fault {@link #FAULT_AT} after
+	 * {@code start}; returns how many calls failed.
+	 * @param dueOverFiveSeconds whether to schedule them at once, due over 5 s, instead of at
+	 * 1,000/s, due at once
+	 */
+	private static int produce(QueueClient client, Runnable fault, long start, boolean dueOverFiveSeconds) {
+		Thread faultThread = new Thread(() -> {
+			LockSupport.parkNanos(start + FAULT_AT.toNanos() - System.nanoTime());
+			fault.run();
+		}, "failover-fault");
+		faultThread.start();
 		int errors = 0;
-		boolean injected = false;
 		for (int id = 0; id < TASKS; id++) {
-			// Parked, not spinning: on two cores a spinning producer would slow Redis and the consumers
-			LockSupport.parkNanos(start + TimeUnit.MILLISECONDS.toNanos(id) - System.nanoTime());
-			if (!injected && System.nanoTime() - start >= FAULT_AT.toNanos()) {
-				injected = true;
-				Thread faultThread = new Thread(fault, "failover-fault");
-				faultThread.start();
+			long dueAt = start + TimeUnit.MICROSECONDS.toNanos(id * (dueOverFiveSeconds ? 500L : 1000L));
+			if (!dueOverFiveSeconds) {
+				// Parked, not spinning: on two cores a spinning producer would slow Redis and the consumers
+				LockSupport.parkNanos(dueAt - System.nanoTime());
 			}
 			while (true) {
 				try {
-					client.schedule(String.valueOf(id), TaskTracker.payload(id, TaskTracker.wallMicros()), Duration.ZERO);
+					client.schedule(String.valueOf(id), TaskTracker.payload(id, TaskTracker.wallMicros()),
+							Duration.ofNanos(Math.max(dueAt - System.nanoTime(), 0)));
 					break;
 				}
 				catch (RuntimeException ex) {
@@ -216,7 +261,9 @@ public final class FailoverBenchmarks {
 
 		private final RedisLockManager locks;
 
-		private final ExecutorService threads = Executors.newFixedThreadPool(4);
+		private final Load load;
+
+		private final ExecutorService threads;
 
 		private final AtomicBoolean running = new AtomicBoolean(true);
 
@@ -232,16 +279,18 @@ public final class FailoverBenchmarks {
 
 		private final LongAccumulator longestGap = new LongAccumulator(Math::max, 0);
 
-		LockLoad(RedisLockManager locks) {
+		LockLoad(RedisLockManager locks, Load load) {
 			this.locks = locks;
+			this.load = load;
+			this.threads = Executors.newFixedThreadPool(load.lockThreads());
 		}
 
 		void start() {
-			for (int t = 0; t < 4; t++) {
+			for (int t = 0; t < this.load.lockThreads(); t++) {
 				int seed = t;
 				this.threads.execute(() -> {
 					for (int i = seed; this.running.get(); i++) {
-						take("name-" + (i % LOCK_NAMES));
+						take("name-" + (i % this.load.lockNames()));
 					}
 				});
 			}
