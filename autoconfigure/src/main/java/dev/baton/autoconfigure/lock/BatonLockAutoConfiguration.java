@@ -90,6 +90,7 @@ public final class BatonLockAutoConfiguration {
 		DistributedLockAdvisor advisor = new DistributedLockAdvisor(lockManager::getObject, properties.getWaitTime());
 		advisor.setOrder(properties.getAspectOrder());
 		advisor.setMaxKeys(properties.getMaxKeys());
+		advisor.setFailOnUnproxiedCalls(properties.isFailOnUnproxiedCalls());
 		return advisor;
 	}
 

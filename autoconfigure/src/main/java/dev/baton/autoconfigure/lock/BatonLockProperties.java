@@ -45,6 +45,12 @@ public class BatonLockProperties {
 	private int maxKeys = 100;
 
 	/**
+	 * Whether a @DistributedLock that a Spring proxy cannot apply (on a private, static or final
+	 * method, or called from inside its own class) fails start-up instead of logging a warning.
+	 */
+	private boolean failOnUnproxiedCalls;
+
+	/**
 	 * Longest lock name accepted, in characters.
 	 */
 	private int maxNameLength = 1024;
@@ -108,6 +114,14 @@ public class BatonLockProperties {
 
 	public void setMaxKeys(int maxKeys) {
 		this.maxKeys = maxKeys;
+	}
+
+	public boolean isFailOnUnproxiedCalls() {
+		return this.failOnUnproxiedCalls;
+	}
+
+	public void setFailOnUnproxiedCalls(boolean failOnUnproxiedCalls) {
+		this.failOnUnproxiedCalls = failOnUnproxiedCalls;
 	}
 
 	public int getMaxNameLength() {

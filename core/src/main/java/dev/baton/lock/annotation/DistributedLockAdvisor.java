@@ -2,6 +2,8 @@ package dev.baton.lock.annotation;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import dev.baton.lock.LockManager;
@@ -44,9 +46,15 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor implem
 			// Parses every annotated method of a class when its bean is first considered, so that each
 			// invalid or unproxyable one is reported at start-up, not only those the matcher reaches.
 			setClassFilter((targetClass) -> {
-				ReflectionUtils.doWithMethods(ClassUtils.getUserClass(targetClass),
-						(method) -> DistributedLockAdvisor.this.methods.find(method, targetClass),
-						(method) -> AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class));
+				Class<?> userClass = ClassUtils.getUserClass(targetClass);
+				Set<Method> annotated = new HashSet<>();
+				ReflectionUtils.doWithMethods(userClass, (method) -> {
+					DistributedLockAdvisor.this.methods.find(method, targetClass);
+					if (method.getDeclaringClass() == userClass) {
+						annotated.add(method);
+					}
+				}, (method) -> AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class));
+				DistributedLockAdvisor.this.methods.checkSelfInvocations(userClass, annotated);
 				return true;
 			});
 		}
@@ -78,6 +86,16 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor implem
 	public void setMaxKeys(int maxKeys) {
 		Assert.isTrue(maxKeys >= 1, () -> "Maximum number of lock keys must be at least 1, was " + maxKeys);
 		this.methods.setMaxKeys(maxKeys);
+	}
+
+	/**
+	 * Whether a {@code @DistributedLock} that a proxy cannot apply (on a private, static or final
+	 * method, or called from inside its own class) fails start-up instead of logging a warning.
+	 * The default is {@code false}.
+	 * @param failOnUnproxiedCalls whether to fail
+	 */
+	public void setFailOnUnproxiedCalls(boolean failOnUnproxiedCalls) {
+		this.methods.setFailOnUnproxiedCalls(failOnUnproxiedCalls);
 	}
 
 	@Override

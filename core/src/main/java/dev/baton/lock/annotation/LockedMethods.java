@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -57,6 +58,11 @@ final class LockedMethods {
 
 	private volatile int maxKeys = 100;
 
+	private volatile boolean failOnUnproxiedCalls;
+
+	/** The classes whose self-invocations were checked. */
+	private final Set<Class<?>> checkedClasses = ConcurrentHashMap.newKeySet();
+
 	LockedMethods(Duration defaultWaitTime) {
 		this.defaultWaitTime = defaultWaitTime;
 	}
@@ -67,6 +73,28 @@ final class LockedMethods {
 
 	void setMaxKeys(int maxKeys) {
 		this.maxKeys = maxKeys;
+	}
+
+	void setFailOnUnproxiedCalls(boolean failOnUnproxiedCalls) {
+		this.failOnUnproxiedCalls = failOnUnproxiedCalls;
+	}
+
+	/**
+	 * Reports the calls a class makes to its own {@code @DistributedLock} methods, which bypass
+	 * the proxy and run unlocked. Once per class, at start-up.
+	 * @param userClass the class as written
+	 * @param annotated its annotated methods
+	 */
+	void checkSelfInvocations(Class<?> userClass, Set<Method> annotated) {
+		if (annotated.isEmpty() || !this.checkedClasses.add(userClass)) {
+			return;
+		}
+		for (String call : SelfInvocations.of(userClass, annotated, (method) -> method.getName() + "("
+				+ parameterTypes(method) + ")")) {
+			unproxied("@DistributedLock is bypassed by the call " + call + ": a call from inside the class does not "
+					+ "go through the Spring proxy, so it runs without the lock. Call it through the bean (inject "
+					+ "it, or move the locked method to another bean).");
+		}
 	}
 
 	void setBeanFactory(BeanFactory beanFactory) {
@@ -112,16 +140,24 @@ final class LockedMethods {
 	 * Warns about an annotation that a Spring proxy cannot apply: the method runs unlocked. Called
 	 * once per method, when its bean is proxied at start-up.
 	 */
-	private static void warnIfNotProxied(Method method, String description) {
+	private void warnIfNotProxied(Method method, String description) {
 		int modifiers = method.getModifiers();
 		String why = Modifier.isPrivate(modifiers) ? "private" : Modifier.isStatic(modifiers) ? "static"
 				: Modifier.isFinal(modifiers) ? "final" : null;
 		if (why != null) {
-			logger.warn("@DistributedLock on " + description + " has no effect: the method is " + why
+			unproxied("@DistributedLock on " + description + " has no effect: the method is " + why
 					+ ", and a Spring proxy cannot intercept " + why + " methods, so it runs without the lock. "
 					+ "Make it public (or protected), not static and not final, and call it through the bean, "
 					+ "not from inside its own class.");
 		}
+	}
+
+	/** A lock that a proxy cannot apply: a warning, or a start-up failure when asked for. */
+	private void unproxied(String message) {
+		if (this.failOnUnproxiedCalls) {
+			throw new IllegalStateException(message + " (baton.lock.fail-on-unproxied-calls is set)");
+		}
+		logger.warn(message);
 	}
 
 	static String parameterTypes(Method method) {

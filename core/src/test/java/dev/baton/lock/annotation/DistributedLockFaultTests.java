@@ -34,6 +34,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /** {@code @DistributedLock} through a plain proxy, under failures of acquisition, release, interrupts and cancels. */
@@ -235,6 +236,61 @@ class DistributedLockFaultTests {
 		assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage)
 			.anySatisfy((message) -> assertThat(message).contains("Unproxyable.secret()").contains("private"))
 			.anySatisfy((message) -> assertThat(message).contains("Unproxyable.fixed()").contains("final"));
+	}
+
+	@Test
+	void callsFromInsideTheClassToItsLockedMethodsAreReportedAtStartUpNamingCallerAndCallee() {
+		Logger logger = (Logger) LoggerFactory.getLogger(LockedMethods.class);
+		ListAppender<ILoggingEvent> appender = new ListAppender<>();
+		appender.start();
+		logger.addAppender(appender);
+		try {
+			new DistributedLockAdvisor(() -> this.locks, Duration.ZERO).getPointcut()
+				.getClassFilter()
+				.matches(SelfCalling.class);
+		}
+		finally {
+			logger.detachAppender(appender);
+		}
+		assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage)
+			.anySatisfy((message) -> assertThat(message).contains("SelfCalling.settleEverything(...) -> settle(long)"))
+			.anySatisfy((message) -> assertThat(message).contains("SelfCalling.settleLater(...) -> settle(long)"))
+			.noneSatisfy((message) -> assertThat(message).contains("SelfCalling.settleThroughTheBean"));
+	}
+
+	@Test
+	void unproxiedLocksFailStartUpWhenAskedTo() {
+		DistributedLockAdvisor advisor = new DistributedLockAdvisor(() -> this.locks, Duration.ZERO);
+		advisor.setFailOnUnproxiedCalls(true);
+
+		assertThatIllegalStateException().isThrownBy(() -> advisor.getPointcut().getClassFilter().matches(SelfCalling.class))
+			.withMessageContaining("SelfCalling.settleEverything(...) -> settle(long)")
+			.withMessageContaining("baton.lock.fail-on-unproxied-calls");
+		assertThatIllegalStateException()
+			.isThrownBy(() -> advisor.getPointcut().getClassFilter().matches(Unproxyable.class))
+			.withMessageContaining("has no effect");
+	}
+
+	static class SelfCalling {
+
+		private SelfCalling self;
+
+		@DistributedLock(key = "#orderId")
+		public void settle(long orderId) {
+		}
+
+		public void settleEverything() {
+			settle(1);
+		}
+
+		public Runnable settleLater() {
+			return () -> settle(2);
+		}
+
+		public void settleThroughTheBean() {
+			this.self.toString();
+		}
+
 	}
 
 	static class Parcel {
