@@ -281,13 +281,14 @@ public class BatonEndpoint {
 	 * @param attempts how many times it was delivered
 	 * @param reason why it failed
 	 * @param failedAt ISO-8601 time it was dead-lettered
+	 * @param unreadablePayload the stored JSON of a payload that could not be read, or {@code null}
 	 */
 	public record DeadLetterDescriptor(String id, @Nullable Object payload, int attempts, String reason,
-			String failedAt) {
+			String failedAt, @Nullable String unreadablePayload) {
 
 		static DeadLetterDescriptor of(DeadLetter<?> deadLetter) {
 			return new DeadLetterDescriptor(deadLetter.id(), deadLetter.payload(), deadLetter.attempts(),
-					deadLetter.reason(), deadLetter.failedAt().toString());
+					deadLetter.reason(), deadLetter.failedAt().toString(), deadLetter.unreadablePayload());
 		}
 
 	}

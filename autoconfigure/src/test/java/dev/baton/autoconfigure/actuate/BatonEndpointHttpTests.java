@@ -130,6 +130,20 @@ class BatonEndpointHttpTests {
 	}
 
 	@Test
+	void queueShowsADeadLetterWhosePayloadCannotBeReadWithItsStoredForm(@Autowired DelayQueues queues) {
+		queues.get("reminders", Integer.class).schedule("poison", 42, Duration.ZERO);
+		// A claim parks it at once, with its stored JSON.
+		assertThat(this.reminders.poll(10)).isEmpty();
+
+		HttpResponse<String> response = send("GET", "/actuator/baton/queues/reminders");
+
+		JsonNode deadLetter = this.json.readTree(response.body()).get("deadLetters").get(0);
+		assertThat(deadLetter.get("id").asString()).isEqualTo("poison");
+		assertThat(deadLetter.get("payload").isNull()).isTrue();
+		assertThat(deadLetter.get("unreadablePayload").asString()).isEqualTo("42");
+	}
+
+	@Test
 	void limitOutsideItsRangeIsABadRequest() {
 		HttpResponse<String> response = send("GET", "/actuator/baton/queues/reminders?limit=201");
 

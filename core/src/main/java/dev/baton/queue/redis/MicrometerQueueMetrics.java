@@ -58,6 +58,15 @@ final class MicrometerQueueMetrics implements QueueMetrics {
 	}
 
 	@Override
+	public void unreadable(String queue) {
+		Counter.builder("baton.queue.unreadable")
+			.description("Tasks whose payload could not be read as the handler's type, dead-lettered when claimed")
+			.tag("queue", queue)
+			.register(this.registry)
+			.increment();
+	}
+
+	@Override
 	public void deadLettersDeleted(String queue, int count) {
 		Counter.builder("baton.queue.dead-letters.deleted")
 			.description("Dead letters deleted for good by the dead-letter retention the application set")

@@ -33,6 +33,10 @@ interface QueueMetrics {
 	default void inconsistent(String queue, int count) {
 	}
 
+	/** Count a task whose payload could not be read, dead-lettered when claimed. */
+	default void unreadable(String queue) {
+	}
+
 	/** Count dead letters deleted by the queue's dead-letter retention. */
 	default void deadLettersDeleted(String queue, int count) {
 	}

@@ -23,6 +23,7 @@ import dev.baton.queue.PartiallyScheduledException;
 import dev.baton.queue.QueueStats;
 import dev.baton.queue.ScheduledTask;
 import dev.baton.internal.ObservationSettings;
+import dev.baton.internal.ThrottledLog;
 import dev.baton.internal.TimedScripts;
 import dev.baton.observation.BatonObservation;
 import dev.baton.observation.DefaultTaskSchedulingObservationConvention;
@@ -78,6 +79,9 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	private volatile boolean lastClaimFull;
 
 	private final PayloadCodec<T> codec;
+
+	/** Payloads that cannot be read come in floods (a deploy that cannot read old ones): one WARN a minute. */
+	private final ThrottledLog unreadableLog = new ThrottledLog(logger, Duration.ofMinutes(1));
 
 	private final Duration visibilityTimeout;
 
@@ -486,6 +490,10 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 				// A poison payload would fail on every delivery: park it at once, with the error.
 				settleTokens(Settlement.DEAD, "Payload cannot be read: " + ex.getMessage(), partition,
 						List.of(id, meta.token()));
+				this.metrics.unreadable(this.name);
+				this.unreadableLog.log(() -> "Task '" + id + "' of queue '" + this.name + "' has a payload that cannot "
+						+ "be read as " + this.codec.type().getName() + "; it was dead-lettered with its stored JSON "
+						+ "(see deadLetters() or the baton actuator endpoint): " + ex.getMessage());
 			}
 		}
 	}
@@ -630,8 +638,10 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			for (int i = 0; i < reply.size(); i += 4) {
 				String[] info = ((String) reply.get(i + 3)).split("\\|", 3);
 				Instant failedAt = Instant.ofEpochMilli((long) Double.parseDouble((String) reply.get(i + 1)));
-				deadLetters.add(new DeadLetter<>((String) reply.get(i), readOrNull((String) reply.get(i + 2)),
-						Integer.parseInt(info[0]), info[2], failedAt));
+				String payload = (String) reply.get(i + 2);
+				T read = readOrNull(payload);
+				deadLetters.add(new DeadLetter<>((String) reply.get(i), read, Integer.parseInt(info[0]), info[2],
+						failedAt, (read != null) ? null : payload));
 			}
 		}
 		return inOrder(deadLetters, Comparator.comparing(DeadLetter<T>::failedAt).reversed());

@@ -3,10 +3,19 @@ package dev.baton.queue.redis;
 import java.time.Duration;
 import java.util.List;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
+import dev.baton.queue.internal.ConsumableQueue;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -107,6 +116,35 @@ class RedisDelayQueueDeadLetterTests extends OrderQueueTests {
 		assertThat(this.queue.deadLetters(10)).isEmpty();
 		assertThat(this.queue.redrive("o-1")).isFalse();
 		assertThat(this.queue.stats().dead()).isZero();
+	}
+
+	@Test
+	void anUnreadablePayloadIsLoggedCountedAndItsStoredFormShown(RedisConnectionFactory connectionFactory) {
+		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		Logger logger = (Logger) LoggerFactory.getLogger(RedisDelayQueue.class);
+		ListAppender<ILoggingEvent> log = new ListAppender<>();
+		log.start();
+		logger.addAppender(log);
+		try (RedisDelayQueues metered = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
+			.meterRegistry(meters)
+			.build()) {
+			@SuppressWarnings("unchecked")
+			ConsumableQueue<Order> orders = (ConsumableQueue<Order>) metered.get("orders", Order.class);
+			metered.get("orders", String.class).schedule("poison", "not an order", Duration.ZERO);
+
+			assertThat(orders.poll(10)).isEmpty();
+
+			assertThat(orders.deadLetters(10)).singleElement()
+				.satisfies((dead) -> assertThat(dead.unreadablePayload()).isEqualTo("\"not an order\""));
+			assertThat(meters.get("baton.queue.unreadable").tag("queue", "orders").counter().count()).isOne();
+			assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage)
+				.anySatisfy((message) -> assertThat(message).contains("queue 'orders'")
+					.contains("'poison'")
+					.contains(Order.class.getName()));
+		}
+		finally {
+			logger.detachAppender(log);
+		}
 	}
 
 	@Test
