@@ -7,9 +7,10 @@ import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 
 /**
- * A WARN line at most once per period, the others at DEBUG, and the next WARN says how many
- * there were: for events that come in floods (a deploy that cannot read old payloads) and
- * must still show up in a log that keeps only WARN.
+ * A line at WARN (or INFO) at most once per period, the others at DEBUG, and the next loud line
+ * says how many there were: for events that come in floods (a deploy that cannot read old
+ * payloads, a job skipped on every instance but one) and must still show up in a log that keeps
+ * only the louder levels.
  */
 public final class ThrottledLog {
 
@@ -17,22 +18,40 @@ public final class ThrottledLog {
 
 	private final long periodNanos;
 
+	private final boolean warn;
+
 	private final AtomicLong nextWarnAt = new AtomicLong(System.nanoTime());
 
 	private final AtomicLong suppressed = new AtomicLong();
 
-	/**
-	 * Create a throttled log.
-	 * @param logger where to log
-	 * @param period the shortest time between two WARN lines
-	 */
-	public ThrottledLog(Log logger, Duration period) {
+	private ThrottledLog(Log logger, Duration period, boolean warn) {
 		this.logger = logger;
 		this.periodNanos = period.toNanos();
+		this.warn = warn;
 	}
 
 	/**
-	 * Logs at WARN if the period since the last WARN has passed, else at DEBUG.
+	 * A log whose loud lines are warnings.
+	 * @param logger where to log
+	 * @param period the shortest time between two WARN lines
+	 * @return the log
+	 */
+	public static ThrottledLog warnings(Log logger, Duration period) {
+		return new ThrottledLog(logger, period, true);
+	}
+
+	/**
+	 * A log whose loud lines are at INFO.
+	 * @param logger where to log
+	 * @param period the shortest time between two INFO lines
+	 * @return the log
+	 */
+	public static ThrottledLog infos(Log logger, Duration period) {
+		return new ThrottledLog(logger, period, false);
+	}
+
+	/**
+	 * Logs at the loud level if the period since the last loud line has passed, else at DEBUG.
 	 * @param message the message, built only if logged
 	 */
 	public void log(Supplier<String> message) {
@@ -40,8 +59,14 @@ public final class ThrottledLog {
 		long next = this.nextWarnAt.get();
 		if (now - next >= 0 && this.nextWarnAt.compareAndSet(next, now + this.periodNanos)) {
 			long before = this.suppressed.getAndSet(0);
-			this.logger.warn(message.get() + ((before > 0) ? " (and " + before + " more like it since the last "
-					+ "warning, logged at DEBUG)" : ""));
+			String line = message.get() + ((before > 0) ? " (and " + before + " more like it since the last such "
+					+ "line, logged at DEBUG)" : "");
+			if (this.warn) {
+				this.logger.warn(line);
+			}
+			else {
+				this.logger.info(line);
+			}
 			return;
 		}
 		this.suppressed.incrementAndGet();

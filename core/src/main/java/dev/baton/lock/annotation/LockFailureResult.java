@@ -2,6 +2,7 @@ package dev.baton.lock.annotation;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -10,7 +11,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
+import dev.baton.internal.ThrottledLog;
 import dev.baton.lock.LockNotAcquiredException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.ClassUtils;
@@ -21,6 +25,8 @@ import org.springframework.util.ReflectionUtils;
  * empty value ({@link OnLockFailure#SKIP}), or a {@link LockNotAcquiredException}.
  */
 final class LockFailureResult {
+
+	private static final Log logger = LogFactory.getLog(LockFailureResult.class);
 
 	private static final List<Supplier<Object>> EMPTY_VALUES = List.of(Optional::empty, List::of, Set::of, Map::of,
 			() -> CompletableFuture.completedFuture(null));
@@ -33,12 +39,18 @@ final class LockFailureResult {
 
 	private final boolean completionStage;
 
+	private final String description;
+
+	/** Skips are normal on all instances but one: DEBUG each, INFO at most once a minute per method. */
+	private final ThrottledLog skips = ThrottledLog.infos(logger, Duration.ofMinutes(1));
+
 	private LockFailureResult(@Nullable Method fallback, boolean skip, Supplier<@Nullable Object> emptyValue,
-			boolean completionStage) {
+			boolean completionStage, String description) {
 		this.fallback = fallback;
 		this.skip = skip;
 		this.emptyValue = emptyValue;
 		this.completionStage = completionStage;
+		this.description = description;
 	}
 
 	/**
@@ -51,14 +63,14 @@ final class LockFailureResult {
 		boolean completionStage = CompletionStage.class.isAssignableFrom(method.getReturnType());
 		if (!annotation.fallbackMethod().isEmpty()) {
 			return new LockFailureResult(fallback(annotation.fallbackMethod(), method, targetClass, description), false,
-					() -> null, completionStage);
+					() -> null, completionStage, description);
 		}
 		boolean skip = annotation.onFailure() == OnLockFailure.SKIP;
 		Supplier<@Nullable Object> empty = () -> null;
 		if (skip) {
 			empty = (reactiveEmpty != null) ? reactiveEmpty::get : emptyValue(method.getReturnType(), description);
 		}
-		return new LockFailureResult(null, skip, empty, completionStage);
+		return new LockFailureResult(null, skip, empty, completionStage, description);
 	}
 
 	/**
@@ -76,6 +88,8 @@ final class LockFailureResult {
 			}
 		}
 		if (this.skip) {
+			this.skips.log(() -> "Skipped " + this.description + " (onFailure = SKIP): " + failure.getMessage()
+					+ ", most likely because another instance holds it");
 			return this.emptyValue.get();
 		}
 		if (this.completionStage) {

@@ -81,7 +81,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	private final PayloadCodec<T> codec;
 
 	/** Payloads that cannot be read come in floods (a deploy that cannot read old ones): one WARN a minute. */
-	private final ThrottledLog unreadableLog = new ThrottledLog(logger, Duration.ofMinutes(1));
+	private final ThrottledLog unreadableLog = ThrottledLog.warnings(logger, Duration.ofMinutes(1));
 
 	private final Duration visibilityTimeout;
 

@@ -1,8 +1,6 @@
 package dev.baton.lock.annotation;
 
 import java.time.Duration;
-import org.jspecify.annotations.Nullable;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -12,16 +10,23 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockManager;
 import dev.baton.lock.LockNotAcquiredException;
 import dev.baton.test.RedisServer;
 import dev.baton.test.RedisTest;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
@@ -159,6 +164,30 @@ class DistributedLockTests {
 		assertThat(otherThread.get()).hasCauseInstanceOf(LockNotAcquiredException.class);
 		assertThat(this.service.calls()).isEqualTo(2);
 		assertThat(this.redis.keys("baton:lock:*")).isEmpty();
+	}
+
+	@Test
+	void skippedCallsAreLoggedOnceAMinuteAtInfoAndEachAtDebug() {
+		Logger logger = (Logger) LoggerFactory.getLogger("dev.baton.lock.annotation.LockFailureResult");
+		ListAppender<ILoggingEvent> log = new ListAppender<>();
+		log.start();
+		logger.addAppender(log);
+		Level level = logger.getLevel();
+		logger.setLevel(Level.DEBUG);
+		LockLease held = this.locks.tryAcquire("report", Duration.ZERO).orElseThrow();
+		try {
+			this.service.report();
+			this.service.report();
+		}
+		finally {
+			held.release();
+			logger.detachAppender(log);
+			logger.setLevel(level);
+		}
+		assertThat(this.service.calls()).isZero();
+		assertThat(log.list).extracting(ILoggingEvent::getLevel).containsExactly(Level.INFO, Level.DEBUG);
+		assertThat(log.list.get(0).getFormattedMessage()).contains("Skipped LockedService.report()")
+			.contains("'report'");
 	}
 
 	@Test
