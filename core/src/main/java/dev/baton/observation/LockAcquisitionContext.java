@@ -10,7 +10,7 @@ public class LockAcquisitionContext extends Observation.Context {
 
 	private final String group;
 
-	private Outcome outcome = Outcome.ERROR;
+	private Outcome outcome = Outcome.IN_PROGRESS;
 
 	private @Nullable Long fencingToken;
 
@@ -34,9 +34,12 @@ public class LockAcquisitionContext extends Observation.Context {
 		return this.group;
 	}
 
-	/** How the acquisition ended; {@link Outcome#ERROR} until it ends otherwise. */
+	/**
+	 * How the acquisition ended: {@link Outcome#IN_PROGRESS} while it waits (the tag of the
+	 * long-task timer of acquisitions under way), {@link Outcome#ERROR} once it failed.
+	 */
 	public Outcome getOutcome() {
-		return this.outcome;
+		return (this.outcome == Outcome.IN_PROGRESS && getError() != null) ? Outcome.ERROR : this.outcome;
 	}
 
 	/**
@@ -71,7 +74,10 @@ public class LockAcquisitionContext extends Observation.Context {
 		TIMEOUT,
 
 		/** Redis failed or could not be reached, or the caller was interrupted. */
-		ERROR
+		ERROR,
+
+		/** Not ended yet. */
+		IN_PROGRESS
 
 	}
 

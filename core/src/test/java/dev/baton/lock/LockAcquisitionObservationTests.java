@@ -2,6 +2,9 @@ package dev.baton.lock;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import dev.baton.observation.DefaultLockAcquisitionObservationConvention;
 import dev.baton.observation.LockAcquisitionContext;
@@ -82,6 +85,21 @@ class LockAcquisitionObservationTests {
 			.containsEntry("baton.lock.fencing-token", Long.toString(waiter.fencingToken()));
 		assertThat(this.managers.meters.get("baton.lock.acquire").tag("lock", "orders").timers()).hasSize(2);
 		assertThat(this.managers.meters.find("baton.lock.acquire").tag("lock", "orders:42").timer()).isNull();
+	}
+
+	@Test
+	void anAcquisitionInProgressIsTaggedSoNotAsAnError() throws Exception {
+		RedisLockManager holder = this.managers.manager();
+		RedisLockManager waiter = this.managers.manager((builder) -> builder.observationRegistry(this.observations));
+		LockLease lease = holder.tryAcquire("orders:7", Duration.ZERO).orElseThrow();
+		CompletableFuture<Optional<LockLease>> waiting = CompletableFuture.supplyAsync(
+				() -> waiter.tryAcquire(LockRequest.of("orders:7").group("orders").waitTime(Duration.ofSeconds(10)).build()));
+		await().until(() -> this.redis.hasKey("baton:lock:{orders:7}:waiting"));
+
+		assertThat(this.managers.meters.get("baton.lock.acquire.active").tag("lock", "orders").longTaskTimer().getId().getTags())
+			.anySatisfy((tag) -> assertThat(tag.getKey() + "=" + tag.getValue()).isEqualTo("outcome=in_progress"));
+		lease.release();
+		waiting.get(10, TimeUnit.SECONDS).orElseThrow().release();
 	}
 
 	@Test
