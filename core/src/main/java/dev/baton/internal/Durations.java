@@ -21,6 +21,30 @@ public final class Durations {
 	}
 
 	/**
+	 * A duration as people write it in properties and annotations: {@code 500ms}, {@code 30s},
+	 * {@code 5m}, {@code 1h}, {@code 2d}, the largest unit that divides it; fractions as
+	 * milliseconds ({@code 1500ms}). For log lines, where {@code PT1S} reads badly.
+	 * @param duration a duration
+	 * @return the text
+	 */
+	public static String readable(Duration duration) {
+		long millis = duration.toMillis();
+		if (millis != 0 && millis % 86_400_000 == 0) {
+			return (millis / 86_400_000) + "d";
+		}
+		if (millis != 0 && millis % 3_600_000 == 0) {
+			return (millis / 3_600_000) + "h";
+		}
+		if (millis != 0 && millis % 60_000 == 0) {
+			return (millis / 60_000) + "m";
+		}
+		if (millis != 0 && millis % 1000 == 0) {
+			return (millis / 1000) + "s";
+		}
+		return millis + "ms";
+	}
+
+	/**
 	 * A duration in nanoseconds, {@link Long#MAX_VALUE} for one too long to count in them, which
 	 * callers read as "for ever".
 	 * @param duration a duration, not negative

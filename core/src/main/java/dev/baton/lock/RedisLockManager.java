@@ -350,7 +350,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 
 	private void lost(RedisLockLease lease) {
 		lost(lease, lease.hasRunOut(System.nanoTime()) ? "no renewal reached Redis within its lease time"
-				: "the watchdog found it expired or taken");
+				: "the watchdog found it expired, deleted (a flush, a forceUnlock) or taken by another owner");
 	}
 
 	private void lost(RedisLockLease lease, String how) {

@@ -111,7 +111,7 @@ final class ThreadOwnedRedisLock implements RedisLock {
 		this.holds.remove(this.name, hold);
 		if (!hold.lease().releaseOwned()) {
 			throw new IllegalMonitorStateException("Lock '" + this.name
-					+ "' was lost while held: its lease ran out or it was taken; nothing was released");
+					+ "' was lost while held: it expired, was deleted or was taken; nothing was released");
 		}
 	}
 

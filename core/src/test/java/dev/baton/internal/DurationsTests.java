@@ -37,4 +37,14 @@ class DurationsTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> Durations.parse("-PT5S")).withMessageContaining("negative");
 	}
 
+	@Test
+	void readableDurationsUseTheLargestUnitThatDividesThem() {
+		assertThat(Durations.readable(Duration.ofSeconds(1))).isEqualTo("1s");
+		assertThat(Durations.readable(Duration.ofMillis(1500))).isEqualTo("1500ms");
+		assertThat(Durations.readable(Duration.ofMinutes(5))).isEqualTo("5m");
+		assertThat(Durations.readable(Duration.ofHours(1))).isEqualTo("1h");
+		assertThat(Durations.readable(Duration.ofDays(14))).isEqualTo("14d");
+		assertThat(Durations.readable(Duration.ZERO)).isEqualTo("0ms");
+	}
+
 }

@@ -105,6 +105,42 @@ class RedisLockReplayTests {
 	}
 
 	@Test
+	void aTokenRequestRunTwiceStillGivesTheHolderAToken() throws Exception {
+		LockLease warmUp = this.manager.tryAcquire("warm-up", Duration.ZERO).orElseThrow();
+		warmUp.fencingToken();
+		warmUp.release();
+		LockLease lease = this.manager.tryAcquire("order:6", Duration.ZERO).orElseThrow();
+		this.servers.proxy().dropNextReplyAndReset();
+
+		// The replay issues a second, larger token to the same holder: tokens still grow in holding order.
+		long token = lease.fencingToken();
+		assertThat(token).isPositive();
+		assertThat(lease.isValid()).isTrue();
+		assertThat(Long.parseLong(this.redis.opsForValue().get("baton:lock:{order:6}:fence")))
+			.isGreaterThanOrEqualTo(token);
+		lease.release();
+		assertNoLoss();
+	}
+
+	@Test
+	void aRenewalRunTwiceKeepsTheLease() throws Exception {
+		try (RedisLockManager renewing = RedisLockManager.builder(this.servers.throughProxy())
+			.leaseTime(Duration.ofMillis(900))
+			.commandTimeout(Duration.ofMillis(250))
+			.lockLostListener(this.lostEvents::add)
+			.build()) {
+			LockLease lease = renewing.tryAcquire("order:7", Duration.ZERO).orElseThrow();
+			// The next request on the connection is the watchdog's renewal, a third of the lease later.
+			this.servers.proxy().dropNextReplyAndReset();
+			Thread.sleep(2000);
+			assertThat(lease.isValid()).isTrue();
+			assertThat(this.redis.getExpire("baton:lock:{order:7}", TimeUnit.MILLISECONDS)).isPositive();
+			lease.release();
+		}
+		assertNoLoss();
+	}
+
+	@Test
 	void theWaitersAcquireScriptRunTwiceGrantsTheLockBothTimes() {
 		// A waiter's attempts go out while another thread waits for a release, which the proxy cannot
 		// single out: run the script twice as Lettuce would.

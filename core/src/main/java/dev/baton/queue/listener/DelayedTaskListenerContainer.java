@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.baton.internal.Durations;
 import dev.baton.internal.ObservationSettings;
 import dev.baton.observation.BatonObservation;
 import dev.baton.observation.DefaultTaskHandlingObservationConvention;
@@ -645,7 +646,7 @@ final class DelayedTaskListenerContainer {
 		if (delivery.attempt() < this.settings.maxAttempts()) {
 			Duration delay = this.settings.backoff().delayAfter(delivery.attempt());
 			this.failures.warn("Task '" + delivery.id() + "' of queue '" + this.endpoint.queue() + "' failed on attempt "
-					+ delivery.attempt() + " of " + this.settings.maxAttempts() + "; retrying in " + delay, ex);
+					+ delivery.attempt() + " of " + this.settings.maxAttempts() + "; retrying in " + Durations.readable(delay), ex);
 			delivery.retry(delay);
 			return Outcome.RETRY;
 		}
