@@ -1,0 +1,65 @@
+package dev.baton.harness;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.LongStream;
+
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The fault-finding harness, a short run in the build: a few fixed seeds, each a timeline of
+ * random faults against the lock and queue workloads. {@code -Dbaton.harness.seeds=1,2,3} runs
+ * other seeds ({@code random:20} twenty random ones), {@code -Dbaton.harness.duration=60s}
+ * longer fault phases. A seed that finds a violation becomes a fixed regression seed below.
+ */
+class FaultFindingHarnessTests {
+
+	/** Seeds of the short run. */
+	private static final long[] FIXED_SEEDS = { 27, 2026, 7_340_281 };
+
+	private static final Duration DEFAULT_FAULT_PHASE = Duration.ofSeconds(15);
+
+	static List<Long> seeds() {
+		String seeds = System.getProperty("baton.harness.seeds", "");
+		if (seeds.isBlank()) {
+			return Arrays.stream(FIXED_SEEDS).boxed().toList();
+		}
+		if (seeds.startsWith("random:")) {
+			return LongStream.range(0, Long.parseLong(seeds.substring("random:".length())))
+				.map((i) -> System.nanoTime() ^ (i * 0x9E3779B97F4A7C15L))
+				.boxed()
+				.toList();
+		}
+		return Arrays.stream(seeds.split(",")).map(String::trim).map(Long::parseLong).toList();
+	}
+
+	/** {@code baton.harness.duration}: a duration such as {@code 90s} or {@code 30m}. */
+	static Duration faultPhase() {
+		String duration = System.getProperty("baton.harness.duration", "").trim();
+		return duration.isEmpty() ? DEFAULT_FAULT_PHASE : Duration.parse("PT" + duration.toUpperCase());
+	}
+
+	/** Fails on new violations only; known defects are printed and have tests of their own. */
+	@ParameterizedTest(name = "seed {0}")
+	@MethodSource("seeds")
+	void noNewViolationUnderRandomFaults(long seed) throws InterruptedException {
+		HarnessReport report = new HarnessRun(seed, faultPhase()).run();
+		assertThat(report.newViolations()).as(report::describe).isEmpty();
+	}
+
+	@Test
+	@Disabled("Known defect: a lock waiter whose wait ends during a partition unsubscribes with Lettuce's "
+			+ "timeout, not baton.lock.command-timeout (tryAcquire with a 1 s wait took 3.9 s; see "
+			+ "WaiterLeavingDuringPartitionTests)")
+	void seed27EveryLockCallEndsWithinItsBound() throws InterruptedException {
+		HarnessReport report = new HarnessRun(27, DEFAULT_FAULT_PHASE).run();
+		assertThat(report.violations()).as(report::describe).isEmpty();
+	}
+
+}
