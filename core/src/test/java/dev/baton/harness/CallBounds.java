@@ -10,12 +10,16 @@ import java.util.stream.Collectors;
 /**
  * Times the workload's calls against their documented bound: the wait a caller asked for plus
  * Baton's command timeout, and some slack for a loaded machine. A call over its bound is a
- * violation whatever it returned or threw; the stack of the calling thread, taken while it was
- * over its bound, goes with the violation, so that a report says where the time went.
+ * violation whatever it returned or threw. The stack of the calling thread is sampled from the
+ * moment the call is late by a fraction of the slack, first and last sample kept, and goes with
+ * the violation: a report says where the time went.
  */
 final class CallBounds {
 
-	private static final int STACK_FRAMES = 30;
+	private static final int STACK_FRAMES = 45;
+
+	/** How late a call is when its stack starts to be sampled: well before it breaks its bound. */
+	private static final long SUSPECT_AFTER_MILLIS = 300;
 
 	private final Duration commandTimeout;
 
@@ -45,8 +49,9 @@ final class CallBounds {
 	 */
 	<T> T call(String what, String subject, Duration wait, Call<T> call) throws Exception {
 		long start = this.timeline.now();
-		long bound = start + wait.toMillis() + this.commandTimeout.plus(this.slack).toMillis();
-		Running now = new Running(bound);
+		long expected = start + wait.toMillis() + this.commandTimeout.toMillis();
+		long bound = expected + this.slack.toMillis();
+		Running now = new Running(expected + SUSPECT_AFTER_MILLIS);
 		this.running.put(Thread.currentThread(), now);
 		try {
 			return call.run();
@@ -61,19 +66,24 @@ final class CallBounds {
 						Thread.currentThread().getName() + ": " + what + " took " + took + " ms, more than its wait of "
 								+ wait.toMillis() + " ms plus the command timeout " + this.commandTimeout.toMillis()
 								+ " ms and " + this.slack.toMillis() + " ms of slack"
-								+ ((now.stack != null) ? "; its stack once over the bound:\n" + now.stack : ""));
+								+ ((now.firstStack != null) ? "; its stack when late:\n" + now.firstStack
+										+ "\n      and last seen:\n" + now.lastStack : ""));
 			}
 		}
 	}
 
-	/** Takes the stack of every call over its bound, once: called by {@link #watch()}'s thread. */
+	/** Samples the stack of every late call: called by {@link #watch(long)}'s thread. */
 	void sample() {
 		long now = this.timeline.now();
 		this.running.forEach((thread, call) -> {
-			if (call.stack == null && now > call.bound) {
-				call.stack = Arrays.stream(thread.getStackTrace()).limit(STACK_FRAMES)
+			if (now > call.suspectAt) {
+				String stack = Arrays.stream(thread.getStackTrace()).limit(STACK_FRAMES)
 					.map((frame) -> "        at " + frame)
 					.collect(Collectors.joining("\n"));
+				if (call.firstStack == null) {
+					call.firstStack = stack;
+				}
+				call.lastStack = stack;
 			}
 		});
 	}
@@ -113,12 +123,14 @@ final class CallBounds {
 
 	private static final class Running {
 
-		final long bound;
+		final long suspectAt;
 
-		volatile String stack;
+		volatile String firstStack;
 
-		Running(long bound) {
-			this.bound = bound;
+		volatile String lastStack;
+
+		Running(long suspectAt) {
+			this.suspectAt = suspectAt;
 		}
 
 	}

@@ -131,8 +131,8 @@ final class LockChecks {
 	String summary() {
 		return this.workload.holds.size() + " critical sections, " + this.workload.register.accepted()
 				+ " fenced writes accepted, " + this.workload.register.refusals().size() + " refused, "
-				+ this.workload.counter.overlaps().size() + " overlaps (" + this.excusedByLoss
-				+ " excusals by a reported loss, " + this.excusedByKill + " by a Redis kill), " + this.losses.count()
+				+ this.workload.counter.overlaps().size() + " overlaps; of overlaps and refusals, " + this.excusedByLoss
+				+ " excused by a reported loss and " + this.excusedByKill + " by a Redis kill; " + this.losses.count()
 				+ " losses reported, " + this.workload.unavailable.get() + " calls unavailable, "
 				+ this.workload.unconfirmedReleases.get() + " releases unconfirmed, " + this.workload.bounds.calls()
 				+ " calls timed (longest " + this.workload.bounds.longestOverWaitMillis() + " ms beyond its wait)";
