@@ -21,6 +21,8 @@ final class CallBounds {
 	/** How late a call is when its stack starts to be sampled: well before it breaks its bound. */
 	private static final long SUSPECT_AFTER_MILLIS = 300;
 
+	private final String invariant;
+
 	private final Duration commandTimeout;
 
 	private final Duration slack;
@@ -35,7 +37,13 @@ final class CallBounds {
 
 	private final Map<Thread, Running> running = new ConcurrentHashMap<>();
 
-	CallBounds(Duration commandTimeout, Duration slack, Violations violations, Timeline timeline) {
+	private volatile boolean watching = true;
+
+	/**
+	 * @param invariant the sentence of {@code docs/guarantees.md} that bounds these calls
+	 */
+	CallBounds(String invariant, Duration commandTimeout, Duration slack, Violations violations, Timeline timeline) {
+		this.invariant = invariant;
 		this.commandTimeout = commandTimeout;
 		this.slack = slack;
 		this.violations = violations;
@@ -62,7 +70,7 @@ final class CallBounds {
 			this.calls.incrementAndGet();
 			this.longestOverWaitMillis.accumulateAndGet(took - wait.toMillis(), Math::max);
 			if (this.timeline.now() > bound) {
-				this.violations.add(start, subject, "every lock command has Baton's own timeout",
+				this.violations.add(start, subject, this.invariant,
 						Thread.currentThread().getName() + ": " + what + " took " + took + " ms, more than its wait of "
 								+ wait.toMillis() + " ms plus the command timeout " + this.commandTimeout.toMillis()
 								+ " ms and " + this.slack.toMillis() + " ms of slack"
@@ -88,10 +96,10 @@ final class CallBounds {
 		});
 	}
 
-	/** Starts a daemon thread that samples every 50 ms until {@code untilMillis}. */
-	void watch(long untilMillis) {
+	/** Starts a daemon thread that samples every 50 ms until {@link #stopWatching()}. */
+	void watch() {
 		Thread watcher = new Thread(() -> {
-			while (this.timeline.now() < untilMillis) {
+			while (this.watching) {
 				sample();
 				try {
 					Thread.sleep(50);
@@ -103,6 +111,10 @@ final class CallBounds {
 		}, "harness-call-bounds");
 		watcher.setDaemon(true);
 		watcher.start();
+	}
+
+	void stopWatching() {
+		this.watching = false;
 	}
 
 	long calls() {

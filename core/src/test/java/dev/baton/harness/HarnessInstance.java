@@ -32,6 +32,8 @@ final class HarnessInstance implements AutoCloseable {
 
 	static final Duration COMMAND_TIMEOUT = Duration.ofMillis(300);
 
+	static final Duration QUEUE_COMMAND_TIMEOUT = Duration.ofMillis(500);
+
 	/** Short, so that a black hole of a few seconds makes deliveries come back. */
 	static final Duration VISIBILITY_TIMEOUT = Duration.ofSeconds(3);
 
@@ -66,7 +68,7 @@ final class HarnessInstance implements AutoCloseable {
 			.meterRegistry(this.meters)
 			.build();
 		this.queues = RedisDelayQueues.builder(this.connectionFactory, JsonMapper.builder().build())
-			.commandTimeout(Duration.ofMillis(500))
+			.commandTimeout(QUEUE_COMMAND_TIMEOUT)
 			.meterRegistry(this.meters)
 			.build();
 		this.queue = this.queues.get(QUEUE, HarnessTask.class);

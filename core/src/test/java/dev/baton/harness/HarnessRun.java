@@ -87,17 +87,22 @@ final class HarnessRun {
 				SLACK);
 		instances.forEach(HarnessInstance::startConsuming);
 		long until = this.faultPhase.toMillis();
-		Thread producer = new Thread(new TaskProducer(instances.stream().map((instance) -> instance.queue).toList(),
-				this.ledger, this.timeline, until, this.seed), "harness-producer");
+		CallBounds queueCalls = new CallBounds(QueueChecks.BOUNDED, HarnessInstance.QUEUE_COMMAND_TIMEOUT, SLACK,
+				this.violations, this.timeline);
+		TaskProducer tasks = new TaskProducer(instances.stream().map((instance) -> instance.queue).toList(),
+				this.ledger, this.timeline, queueCalls, until, this.seed);
+		Thread producer = new Thread(tasks, "harness-producer");
 		producer.setDaemon(true);
 
 		this.timeline.zero();
 		faults.start();
 		locks.start(managers, LOCK_THREADS_PER_INSTANCE, until, this.seed);
 		producer.start();
+		queueCalls.watch();
 		faults.awaitEndAndHeal(this.faultPhase.plusSeconds(10));
 		locks.await(Duration.ofSeconds(10));
 		producer.join(10_000);
+		queueCalls.stopWatching();
 
 		LockChecks lockChecks = new LockChecks(locks, this.losses, faults.kills(), HarnessInstance.LEASE_TIME);
 		lockChecks.checkNothingLeft(managers, redis);
@@ -109,7 +114,7 @@ final class HarnessRun {
 		queueChecks.check();
 
 		List<String> totals = List.of(faults.applied() + " faults applied over " + this.faultPhase.toMillis() + " ms",
-				"locks: " + lockChecks.summary(), "queue: " + queueChecks.summary() + ", baton.queue.stale "
+				"locks: " + lockChecks.summary(), "queue: " + tasks.summary() + ", " + queueChecks.summary() + ", baton.queue.stale "
 						+ (long) instances.stream().mapToDouble((instance) -> instance.count("baton.queue.stale")).sum());
 		HarnessReport report = new HarnessReport(schedule, this.violations.all(), totals, this.timeline);
 		logger.info(report.describe());

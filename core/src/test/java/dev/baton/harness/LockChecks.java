@@ -21,6 +21,8 @@ final class LockChecks {
 
 	static final String FENCING = "Fencing tokens close the window at the resource";
 
+	static final String BOUNDED = "every lock command has Baton's own timeout";
+
 	static final String NOTHING_LEFT = "nothing is held or renewed after the holders are gone";
 
 	private final LockWorkload workload;

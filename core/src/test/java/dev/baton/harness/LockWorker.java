@@ -66,7 +66,7 @@ final class LockWorker implements Runnable {
 			catch (LockUnavailableException ex) {
 				// Redis out of reach: a caller tries again, a little later.
 				this.workload.unavailable.incrementAndGet();
-				sleep(20);
+				Pause.millis(20);
 			}
 			catch (Exception ex) {
 				this.workload.violations.add(name, "lock calls fail only with LockUnavailableException",
@@ -145,7 +145,7 @@ final class LockWorker implements Runnable {
 		Hold hold = new Hold(this.holderPrefix + "/" + this.round, name, token, this.workload.timeline.now());
 		this.workload.enter(hold);
 		this.workload.register.write(hold);
-		sleep(holdMillis);
+		Pause.millis(holdMillis);
 		this.workload.register.write(hold);
 		hold.lostAtEnd = !valid.getAsBoolean();
 		this.workload.exit(hold);
@@ -160,15 +160,6 @@ final class LockWorker implements Runnable {
 			// Unconfirmed: Baton retries it; documented, so only counted.
 			this.workload.unconfirmedReleases.incrementAndGet();
 			this.workload.timeline.record(name, "release unconfirmed: " + ex.getMessage());
-		}
-	}
-
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
 		}
 	}
 

@@ -38,13 +38,13 @@ final class LockWorkload {
 	LockWorkload(Timeline timeline, Violations violations, Duration commandTimeout, Duration slack) {
 		this.timeline = timeline;
 		this.violations = violations;
-		this.bounds = new CallBounds(commandTimeout, slack, violations, timeline);
+		this.bounds = new CallBounds(LockChecks.BOUNDED, commandTimeout, slack, violations, timeline);
 		this.register = new FencedRegister(timeline);
 		this.counter = new UnfencedCounter(timeline);
 	}
 
 	void start(List<RedisLockManager> managers, int threadsPerInstance, long untilMillis, long seed) {
-		this.bounds.watch(untilMillis + 20_000);
+		this.bounds.watch();
 		for (int instance = 0; instance < managers.size(); instance++) {
 			for (int thread = 0; thread < threadsPerInstance; thread++) {
 				String holder = "instance-" + instance + "/t" + thread;
@@ -63,10 +63,11 @@ final class LockWorkload {
 		for (Thread thread : this.threads) {
 			thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
 			if (thread.isAlive()) {
-				this.violations.add("locks", "every call ends within its bound",
+				this.violations.add("locks", LockChecks.BOUNDED,
 						thread.getName() + " still running " + atMost.toSeconds() + " s after the end of the faults");
 			}
 		}
+		this.bounds.stopWatching();
 	}
 
 	void enter(Hold hold) {

@@ -16,7 +16,9 @@ import dev.baton.queue.QueueStats;
  */
 final class QueueChecks {
 
-	static final String NOT_LOST = "Stopping never loses a task / At least once";
+	static final String NOT_LOST = "At least once: an accepted task is handled or dead-lettered";
+
+	static final String BOUNDED = "queue calls give up after baton.queue.command-timeout";
 
 	private static final int MAX_DEAD_LETTERS = 10_000;
 

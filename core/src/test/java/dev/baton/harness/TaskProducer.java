@@ -25,17 +25,24 @@ final class TaskProducer implements Runnable {
 
 	private final Timeline timeline;
 
+	private final CallBounds bounds;
+
 	private final long untilMillis;
 
 	private final Random random;
 
 	private int next;
 
-	TaskProducer(List<DelayQueue<HarnessTask>> queues, TaskLedger ledger, Timeline timeline, long untilMillis,
-			long seed) {
+	private volatile int calls;
+
+	private volatile int failures;
+
+	TaskProducer(List<DelayQueue<HarnessTask>> queues, TaskLedger ledger, Timeline timeline, CallBounds bounds,
+			long untilMillis, long seed) {
 		this.queues = queues;
 		this.ledger = ledger;
 		this.timeline = timeline;
+		this.bounds = bounds;
 		this.untilMillis = untilMillis;
 		this.random = new Random(seed);
 	}
@@ -51,7 +58,7 @@ final class TaskProducer implements Runnable {
 				tasks.add(NewTask.of("t-" + this.next++, payload(), delay));
 			}
 			schedule(tasks);
-			sleep(40 + this.random.nextInt(80));
+			Pause.millis(40 + this.random.nextInt(80));
 		}
 	}
 
@@ -74,33 +81,31 @@ final class TaskProducer implements Runnable {
 		for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
 			DelayQueue<HarnessTask> queue = this.queues.get(this.random.nextInt(this.queues.size()));
 			long start = this.timeline.now();
+			this.calls++;
 			try {
-				queue.scheduleAll(tasks);
+				this.bounds.call("scheduleAll of " + ids(tasks), "producer", Duration.ZERO,
+						() -> queue.scheduleAll(tasks));
 				// Ids left out of the answer were stored by an earlier try that failed to answer.
 				tasks.forEach((task) -> this.ledger.accepted.put(task.id(), start));
 				this.timeline.record("producer", "scheduled " + ids(tasks) + " (try " + attempt + ")");
 				return;
 			}
-			catch (RuntimeException ex) {
+			catch (Exception ex) {
+				this.failures++;
 				this.timeline.record("producer", "scheduling " + ids(tasks) + " failed: " + ex.getMessage());
-				sleep(100);
+				Pause.millis(100);
 			}
 		}
 		tasks.forEach((task) -> this.ledger.unknown.put(task.id(), firstTry));
 	}
 
+	String summary() {
+		return this.calls + " scheduling calls, " + this.failures + " failed";
+	}
+
 	private static String ids(List<NewTask<HarnessTask>> tasks) {
 		return (tasks.size() == 1) ? tasks.get(0).id()
 				: tasks.get(0).id() + ".." + tasks.get(tasks.size() - 1).id();
-	}
-
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 }
