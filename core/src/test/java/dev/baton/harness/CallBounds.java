@@ -31,6 +31,8 @@ final class CallBounds {
 
 	private final Timeline timeline;
 
+	private final Stalls stalls;
+
 	private final AtomicLong calls = new AtomicLong();
 
 	private final AtomicLong longestOverWaitMillis = new AtomicLong();
@@ -42,7 +44,9 @@ final class CallBounds {
 	/**
 	 * @param invariant the sentence of {@code docs/guarantees.md} that bounds these calls
 	 */
-	CallBounds(String invariant, Duration commandTimeout, Duration slack, Violations violations, Timeline timeline) {
+	CallBounds(String invariant, Duration commandTimeout, Duration slack, Violations violations, Timeline timeline,
+			Stalls stalls) {
+		this.stalls = stalls;
 		this.invariant = invariant;
 		this.commandTimeout = commandTimeout;
 		this.slack = slack;
@@ -66,12 +70,21 @@ final class CallBounds {
 		}
 		finally {
 			this.running.remove(Thread.currentThread());
-			long took = this.timeline.now() - start;
+			long end = this.timeline.now();
+			long took = end - start;
+			// Time the whole JVM stood still is not the call's: Baton's timers stood still too.
+			long stalled = this.stalls.within(start, end);
+			if (end - stalled > bound) {
+				// A stall that just ended may not be recorded yet: its ticker wakes after this thread.
+				Pause.millis(60);
+				stalled = this.stalls.within(start, end);
+			}
 			this.calls.incrementAndGet();
-			this.longestOverWaitMillis.accumulateAndGet(took - wait.toMillis(), Math::max);
-			if (this.timeline.now() > bound) {
+			this.longestOverWaitMillis.accumulateAndGet(took - stalled - wait.toMillis(), Math::max);
+			if (end - stalled > bound) {
 				this.violations.add(start, subject, this.invariant,
-						Thread.currentThread().getName() + ": " + what + " took " + took + " ms, more than its wait of "
+						Thread.currentThread().getName() + ": " + what + " took " + took + " ms ("
+								+ stalled + " of them with the JVM standing still), more than its wait of "
 								+ wait.toMillis() + " ms plus the command timeout " + this.commandTimeout.toMillis()
 								+ " ms and " + this.slack.toMillis() + " ms of slack"
 								+ ((now.firstStack != null) ? "; its stack when late:\n" + now.firstStack
@@ -85,15 +98,20 @@ final class CallBounds {
 		long now = this.timeline.now();
 		this.running.forEach((thread, call) -> {
 			if (now > call.suspectAt) {
-				String stack = Arrays.stream(thread.getStackTrace()).limit(STACK_FRAMES)
-					.map((frame) -> "        at " + frame)
-					.collect(Collectors.joining("\n"));
+				String stack = stackOf(thread);
 				if (call.firstStack == null) {
 					call.firstStack = stack;
 				}
 				call.lastStack = stack;
 			}
 		});
+	}
+
+	/** The top of a thread's stack, for a report. */
+	static String stackOf(Thread thread) {
+		return Arrays.stream(thread.getStackTrace()).limit(STACK_FRAMES)
+			.map((frame) -> "        at " + frame)
+			.collect(Collectors.joining("\n"));
 	}
 
 	/** Starts a daemon thread that samples every 50 ms until {@link #stopWatching()}. */
@@ -121,7 +139,7 @@ final class CallBounds {
 		return this.calls.get();
 	}
 
-	/** The most any call took beyond the wait it asked for. */
+	/** The most any call took beyond the wait it asked for, without the JVM's stalls. */
 	long longestOverWaitMillis() {
 		return this.longestOverWaitMillis.get();
 	}

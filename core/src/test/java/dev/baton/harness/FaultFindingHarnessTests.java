@@ -58,7 +58,18 @@ class FaultFindingHarnessTests {
 			+ "timeout, not baton.lock.command-timeout (tryAcquire with a 1 s wait took 3.9 s; see "
 			+ "WaiterLeavingDuringPartitionTests)")
 	void seed27EveryLockCallEndsWithinItsBound() throws InterruptedException {
-		HarnessReport report = new HarnessRun(27, DEFAULT_FAULT_PHASE).run();
+		assertNoViolationAtAll(27, DEFAULT_FAULT_PHASE);
+	}
+
+	@Test
+	@Disabled("Known defect, as seed 27: in 45 s of faults the waiters' unsubscribe outlived the faults "
+			+ "(tryLock calls of 16 to 37 s with a 1 s wait, three threads still in them 10 s after the last fault)")
+	void seed201EveryLockCallEndsWithinItsBoundOverALongerRun() throws InterruptedException {
+		assertNoViolationAtAll(201, Duration.ofSeconds(45));
+	}
+
+	private static void assertNoViolationAtAll(long seed, Duration faultPhase) throws InterruptedException {
+		HarnessReport report = new HarnessRun(seed, faultPhase).run();
 		assertThat(report.violations()).as(report::describe).isEmpty();
 	}
 

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.baton.test.LocalRedisServer;
 import dev.baton.test.RedisProxy;
@@ -32,7 +33,7 @@ final class FaultInjector {
 
 	private final List<Thread> tracks = new ArrayList<>();
 
-	private volatile int applied;
+	private final AtomicInteger applied = new AtomicInteger();
 
 	FaultInjector(FaultSchedule schedule, List<RedisProxy> proxies, LocalRedisServer server,
 			RedisCommands<String, String> admin, Timeline timeline) {
@@ -69,7 +70,7 @@ final class FaultInjector {
 	}
 
 	int applied() {
-		return this.applied;
+		return this.applied.get();
 	}
 
 	private void inject(Fault fault) {
@@ -78,7 +79,7 @@ final class FaultInjector {
 		long start = this.timeline.now();
 		try {
 			apply(fault);
-			this.applied++;
+			this.applied.incrementAndGet();
 		}
 		catch (RuntimeException ex) {
 			this.timeline.record(Timeline.FAULT, "could not apply " + fault.kind() + ": " + ex

@@ -88,10 +88,6 @@ final class FaultSchedule {
 		return this.seed;
 	}
 
-	List<Fault> faults() {
-		return this.faults;
-	}
-
 	List<Fault> track(int instance) {
 		return this.faults.stream().filter((fault) -> fault.instance() == instance).toList();
 	}

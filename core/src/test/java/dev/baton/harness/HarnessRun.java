@@ -46,6 +46,8 @@ final class HarnessRun {
 
 	private final LossReports losses = new LossReports(this.timeline);
 
+	private final Stalls stalls = new Stalls(this.timeline);
+
 	private final TaskLedger ledger = new TaskLedger();
 
 	HarnessRun(long seed, Duration faultPhase) {
@@ -83,18 +85,19 @@ final class HarnessRun {
 		List<RedisLockManager> managers = instances.stream().map((instance) -> instance.locks).toList();
 		FaultInjector faults = new FaultInjector(schedule,
 				instances.stream().map((instance) -> instance.proxy).toList(), server, admin.sync(), this.timeline);
-		LockWorkload locks = new LockWorkload(this.timeline, this.violations, HarnessInstance.COMMAND_TIMEOUT,
-				SLACK);
+		LockWorkload locks = new LockWorkload(this.timeline, this.violations, this.stalls,
+				HarnessInstance.COMMAND_TIMEOUT, SLACK);
 		instances.forEach(HarnessInstance::startConsuming);
 		long until = this.faultPhase.toMillis();
 		CallBounds queueCalls = new CallBounds(QueueChecks.BOUNDED, HarnessInstance.QUEUE_COMMAND_TIMEOUT, SLACK,
-				this.violations, this.timeline);
+				this.violations, this.timeline, this.stalls);
 		TaskProducer tasks = new TaskProducer(instances.stream().map((instance) -> instance.queue).toList(),
 				this.ledger, this.timeline, queueCalls, until, this.seed);
 		Thread producer = new Thread(tasks, "harness-producer");
 		producer.setDaemon(true);
 
 		this.timeline.zero();
+		this.stalls.start();
 		faults.start();
 		locks.start(managers, LOCK_THREADS_PER_INSTANCE, until, this.seed);
 		producer.start();
@@ -103,6 +106,7 @@ final class HarnessRun {
 		locks.await(Duration.ofSeconds(10));
 		producer.join(10_000);
 		queueCalls.stopWatching();
+		this.stalls.stop();
 
 		LockChecks lockChecks = new LockChecks(locks, this.losses, faults.kills(), HarnessInstance.LEASE_TIME);
 		lockChecks.checkNothingLeft(managers, redis);
@@ -113,12 +117,20 @@ final class HarnessRun {
 		instances.forEach(HarnessInstance::stopConsuming);
 		queueChecks.check();
 
-		List<String> totals = List.of(faults.applied() + " faults applied over " + this.faultPhase.toMillis() + " ms",
-				"locks: " + lockChecks.summary(), "queue: " + tasks.summary() + ", " + queueChecks.summary() + ", baton.queue.stale "
-						+ (long) instances.stream().mapToDouble((instance) -> instance.count("baton.queue.stale")).sum());
+		List<String> totals = List.of(faults.applied() + " faults applied over " + this.faultPhase.toMillis() + " ms; "
+				+ this.stalls.count() + " stalls of the harness JVM, the longest " + this.stalls.longest() + " ms",
+				"locks: " + lockChecks.summary(),
+				"queue: " + tasks.summary() + ", " + queueChecks.summary() + ", " + stale(instances));
 		HarnessReport report = new HarnessReport(schedule, this.violations.all(), totals, this.timeline);
 		logger.info(report.describe());
 		return report;
+	}
+
+	/** What Baton itself counted of stale deliveries, beside the duplicates the handlers saw. */
+	private static String stale(List<HarnessInstance> instances) {
+		return "baton.queue.stale " + (long) instances.stream()
+			.mapToDouble((instance) -> instance.count("baton.queue.stale"))
+			.sum();
 	}
 
 }

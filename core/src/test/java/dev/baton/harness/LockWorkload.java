@@ -35,10 +35,10 @@ final class LockWorkload {
 
 	private final List<Thread> threads = new ArrayList<>();
 
-	LockWorkload(Timeline timeline, Violations violations, Duration commandTimeout, Duration slack) {
+	LockWorkload(Timeline timeline, Violations violations, Stalls stalls, Duration commandTimeout, Duration slack) {
 		this.timeline = timeline;
 		this.violations = violations;
-		this.bounds = new CallBounds(LockChecks.BOUNDED, commandTimeout, slack, violations, timeline);
+		this.bounds = new CallBounds(LockChecks.BOUNDED, commandTimeout, slack, violations, timeline, stalls);
 		this.register = new FencedRegister(timeline);
 		this.counter = new UnfencedCounter(timeline);
 	}
@@ -64,7 +64,8 @@ final class LockWorkload {
 			thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
 			if (thread.isAlive()) {
 				this.violations.add("locks", LockChecks.BOUNDED,
-						thread.getName() + " still running " + atMost.toSeconds() + " s after the end of the faults");
+						thread.getName() + " still running " + atMost.toSeconds() + " s after the end of the faults, in:\n"
+								+ CallBounds.stackOf(thread));
 			}
 		}
 		this.bounds.stopWatching();

@@ -57,10 +57,6 @@ final class Timeline {
 		return near.subList(from, Math.min(near.size(), from + max)).stream().map(Event::describe).toList();
 	}
 
-	int size() {
-		return this.events.size();
-	}
-
 	static final String FAULT = "fault";
 
 	private record Event(long atMillis, String thread, String subject, String text) {
