@@ -131,7 +131,8 @@ final class LockWorker implements Runnable {
 		try {
 			return this.workload.bounds.call("fencingToken", name, Duration.ZERO, call::token);
 		}
-		catch (IllegalStateException ex) {
+		catch (IllegalStateException | IllegalMonitorStateException ex) {
+			// Lost before a token was issued (a thread-owned lock may say that it is no longer held).
 			this.workload.timeline.record(name, "lost before a token was issued: " + ex.getMessage());
 			return null;
 		}
