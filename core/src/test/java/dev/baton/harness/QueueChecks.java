@@ -43,7 +43,7 @@ final class QueueChecks {
 		this.timeline = timeline;
 	}
 
-	/** Waits until nothing is waiting or in flight and every accepted task is settled, at most {@code atMost}. */
+	/** Waits until nothing is scheduled, due or in flight, at most {@code atMost}, and reads the dead letters. */
 	void drain(DelayQueue<HarnessTask> queue, Duration atMost) throws InterruptedException {
 		long deadline = System.nanoTime() + atMost.toNanos();
 		do {
