@@ -1,0 +1,139 @@
+package dev.baton.harness;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.baton.test.LocalRedisServer;
+import dev.baton.test.RedisProxy;
+import io.lettuce.core.KillArgs;
+import io.lettuce.core.api.sync.RedisCommands;
+
+/**
+ * Applies a {@link FaultSchedule}: one thread per track sleeps until each fault, applies it,
+ * and ends it after its duration. What was applied, and when, goes to the {@link Timeline};
+ * the kills of Redis are kept as windows, since they excuse what Redis forgot.
+ */
+final class FaultInjector {
+
+	private final FaultSchedule schedule;
+
+	private final List<RedisProxy> proxies;
+
+	private final LocalRedisServer server;
+
+	private final RedisCommands<String, String> admin;
+
+	private final Timeline timeline;
+
+	private final List<long[]> kills = new CopyOnWriteArrayList<>();
+
+	private final List<Thread> tracks = new ArrayList<>();
+
+	private final AtomicInteger applied = new AtomicInteger();
+
+	FaultInjector(FaultSchedule schedule, List<RedisProxy> proxies, LocalRedisServer server,
+			RedisCommands<String, String> admin, Timeline timeline) {
+		this.schedule = schedule;
+		this.proxies = proxies;
+		this.server = server;
+		this.admin = admin;
+		this.timeline = timeline;
+	}
+
+	void start() {
+		for (int track = -1; track < this.proxies.size(); track++) {
+			List<Fault> faults = this.schedule.track(track);
+			Thread thread = new Thread(() -> faults.forEach(this::inject), "harness-faults-" + track);
+			thread.setDaemon(true);
+			this.tracks.add(thread);
+			thread.start();
+		}
+	}
+
+	/** Waits for every track to end, then heals every proxy. */
+	void awaitEndAndHeal(Duration atMost) throws InterruptedException {
+		long deadline = System.nanoTime() + atMost.toNanos();
+		for (Thread track : this.tracks) {
+			track.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+		}
+		this.proxies.forEach(RedisProxy::heal);
+		this.timeline.record(Timeline.FAULT, "all proxies healed");
+	}
+
+	/** Windows, {start, end} in ms from the run's start, in which Redis was killed and restarting. */
+	List<long[]> kills() {
+		return this.kills;
+	}
+
+	int applied() {
+		return this.applied.get();
+	}
+
+	private void inject(Fault fault) {
+		sleepUntil(fault.atMillis());
+		this.timeline.record(Timeline.FAULT, "start " + fault.describe().trim());
+		long start = this.timeline.now();
+		try {
+			apply(fault);
+			this.applied.incrementAndGet();
+		}
+		catch (RuntimeException ex) {
+			this.timeline.record(Timeline.FAULT, "could not apply " + fault.kind() + ": " + ex
+					+ ((ex.getCause() != null) ? ", caused by " + ex.getCause() : ""));
+		}
+		if (fault.kind() == FaultKind.REDIS_KILL) {
+			this.kills.add(new long[] { start, this.timeline.now() });
+		}
+	}
+
+	private void apply(Fault fault) {
+		switch (fault.kind()) {
+			case CUT -> during(fault, proxy(fault)::cut);
+			case BLACK_HOLE -> during(fault, proxy(fault)::blackHole);
+			case LATENCY -> during(fault, () -> proxy(fault).latency(Duration.ofMillis(fault.latencyMillis())));
+			case RESET_AFTER_FORWARD -> proxy(fault).dropNextReplyAndReset();
+			case CLIENT_KILL -> {
+				long killed = this.admin.clientKill(KillArgs.Builder.typeNormal().skipme())
+						+ this.admin.clientKill(KillArgs.Builder.typePubsub().skipme());
+				this.timeline.record(Timeline.FAULT, killed + " clients killed");
+			}
+			// Redis ends the pause itself; the admin connection is not needed meanwhile.
+			case CLIENT_PAUSE -> this.admin.clientPause(fault.durationMillis());
+			case REDIS_KILL -> {
+				this.server.kill();
+				sleepUntil(fault.endMillis());
+				this.server.restart();
+				this.timeline.record(Timeline.FAULT, "redis restarted, empty");
+			}
+		}
+	}
+
+	private void during(Fault fault, Runnable start) {
+		RedisProxy proxy = proxy(fault);
+		start.run();
+		sleepUntil(fault.endMillis());
+		proxy.heal();
+		this.timeline.record(Timeline.FAULT, "end " + fault.kind() + " " + fault.target());
+	}
+
+	private RedisProxy proxy(Fault fault) {
+		return this.proxies.get(fault.instance());
+	}
+
+	private void sleepUntil(long atMillis) {
+		long wait = atMillis - this.timeline.now();
+		if (wait > 0) {
+			try {
+				Thread.sleep(wait);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+}

@@ -1,0 +1,40 @@
+package dev.baton.harness;
+
+/**
+ * The faults the harness injects. Proxy faults hit one instance's link to Redis (so partial
+ * partitions happen); server faults hit Redis itself, and so every instance.
+ */
+enum FaultKind {
+
+	/** The instance's connections are closed, and new ones refused, for the fault's duration. */
+	CUT(true),
+
+	/** Nothing is forwarded either way for the fault's duration: commands wait for their timeouts. */
+	BLACK_HOLE(true),
+
+	/** Every chunk is delayed, each way, for the fault's duration. */
+	LATENCY(true),
+
+	/** The next request is forwarded, its reply dropped and the link reset: Lettuce sends it again. */
+	RESET_AFTER_FORWARD(true),
+
+	/** {@code CLIENT KILL} of every normal and pub/sub client: all instances reconnect. */
+	CLIENT_KILL(false),
+
+	/** {@code CLIENT PAUSE} of every client for the fault's duration. */
+	CLIENT_PAUSE(false),
+
+	/** {@code kill -9} of Redis (no persistence: it comes back empty), restarted after the duration. */
+	REDIS_KILL(false);
+
+	private final boolean perInstance;
+
+	FaultKind(boolean perInstance) {
+		this.perInstance = perInstance;
+	}
+
+	boolean perInstance() {
+		return this.perInstance;
+	}
+
+}

@@ -1,0 +1,102 @@
+package dev.baton.harness;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * A deterministic timeline of faults drawn from a seed: one track per instance proxy, where
+ * faults follow each other, and one track for the server. The same seed, instance count and
+ * length always give the same timeline ({@link Random}'s sequence is specified), so a seed
+ * replays its faults; the interleaving of the workload's threads does not replay.
+ */
+final class FaultSchedule {
+
+	/** Nothing starts before this, so that every instance has connected once. */
+	private static final long QUIET_START_MILLIS = 800;
+
+	/** Every fault has ended this long before the end of the fault phase. */
+	private static final long QUIET_END_MILLIS = 500;
+
+	private final long seed;
+
+	private final List<Fault> faults;
+
+	private FaultSchedule(long seed, List<Fault> faults) {
+		this.seed = seed;
+		this.faults = List.copyOf(faults);
+	}
+
+	static FaultSchedule generate(long seed, int instances, long lengthMillis) {
+		Random random = new Random(seed);
+		long end = lengthMillis - QUIET_END_MILLIS;
+		List<Fault> faults = new ArrayList<>();
+		for (int instance = 0; instance < instances; instance++) {
+			long at = QUIET_START_MILLIS + random.nextInt(1500);
+			while (at < end) {
+				Fault fault = proxyFault(random, instance, at, end);
+				faults.add(fault);
+				at = fault.endMillis() + 300 + random.nextInt(2500);
+			}
+		}
+		boolean killed = false;
+		long at = QUIET_START_MILLIS + 1000 + random.nextInt(2000);
+		while (at < end) {
+			// At most one kill a run: it empties Redis, which excuses much of what follows.
+			Fault fault = serverFault(random, at, end, !killed);
+			killed |= fault.kind() == FaultKind.REDIS_KILL;
+			faults.add(fault);
+			at = fault.endMillis() + 1500 + random.nextInt(4000);
+		}
+		faults.sort(Comparator.comparingLong(Fault::atMillis).thenComparingInt(Fault::instance));
+		return new FaultSchedule(seed, faults);
+	}
+
+	private static Fault proxyFault(Random random, int instance, long at, long end) {
+		int pick = random.nextInt(10);
+		if (pick < 2) {
+			return new Fault(at, FaultKind.CUT, instance, duration(random, 200, 3000, at, end), 0);
+		}
+		if (pick < 5) {
+			// Up to beyond a lease (1.5 s) and a visibility timeout (3 s): holders lose locks, tasks come back.
+			return new Fault(at, FaultKind.BLACK_HOLE, instance, duration(random, 200, 4500, at, end), 0);
+		}
+		if (pick < 7) {
+			return new Fault(at, FaultKind.LATENCY, instance, duration(random, 500, 4000, at, end),
+					20 + random.nextInt(300));
+		}
+		return new Fault(at, FaultKind.RESET_AFTER_FORWARD, instance, 0, 0);
+	}
+
+	private static Fault serverFault(Random random, long at, long end, boolean mayKill) {
+		int pick = random.nextInt(mayKill ? 7 : 6);
+		if (pick < 3) {
+			return new Fault(at, FaultKind.CLIENT_KILL, -1, 0, 0);
+		}
+		if (pick < 6) {
+			return new Fault(at, FaultKind.CLIENT_PAUSE, -1, duration(random, 200, 2500, at, end), 0);
+		}
+		return new Fault(at, FaultKind.REDIS_KILL, -1, duration(random, 200, 1500, at, end), 0);
+	}
+
+	private static long duration(Random random, int min, int max, long at, long end) {
+		return Math.max(1, Math.min(min + random.nextInt(max - min), end - at));
+	}
+
+	long seed() {
+		return this.seed;
+	}
+
+	List<Fault> track(int instance) {
+		return this.faults.stream().filter((fault) -> fault.instance() == instance).toList();
+	}
+
+	String describe() {
+		StringBuilder text = new StringBuilder("Fault timeline of seed " + this.seed + " (" + this.faults.size()
+				+ " faults):\n");
+		this.faults.forEach((fault) -> text.append("  ").append(fault.describe()).append('\n'));
+		return text.toString();
+	}
+
+}

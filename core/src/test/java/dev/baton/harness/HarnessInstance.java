@@ -1,0 +1,125 @@
+package dev.baton.harness;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+
+import dev.baton.lock.RedisLockManager;
+import dev.baton.queue.DelayQueue;
+import dev.baton.queue.TaskContext;
+import dev.baton.queue.listener.BackoffPolicy;
+import dev.baton.queue.listener.DelayedTaskEndpoint;
+import dev.baton.queue.listener.DelayedTaskListenerRegistry;
+import dev.baton.queue.listener.ListenerSettings;
+import dev.baton.queue.redis.RedisDelayQueues;
+import dev.baton.test.RedisProxy;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * One application instance as the harness runs it: its own proxy to Redis, one connection
+ * factory with Lettuce's default 60 s timeout (so Baton's own bounds are what is tested), a lock
+ * manager, the queues and a listener container consuming the harness queue.
+ */
+final class HarnessInstance implements AutoCloseable {
+
+	static final String QUEUE = "harness";
+
+	static final Duration LEASE_TIME = Duration.ofMillis(1500);
+
+	static final Duration COMMAND_TIMEOUT = Duration.ofMillis(300);
+
+	static final Duration QUEUE_COMMAND_TIMEOUT = Duration.ofMillis(500);
+
+	/** Short, so that a black hole of a few seconds makes deliveries come back. */
+	static final Duration VISIBILITY_TIMEOUT = Duration.ofSeconds(3);
+
+	static final ListenerSettings LISTENER = new ListenerSettings(3,
+			new BackoffPolicy(Duration.ofMillis(100), 2.0, Duration.ofMillis(500)), VISIBILITY_TIMEOUT, 8, 4,
+			Duration.ofMillis(500), Duration.ofSeconds(2));
+
+	final int index;
+
+	final RedisProxy proxy;
+
+	final RedisLockManager locks;
+
+	final DelayQueue<HarnessTask> queue;
+
+	final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+	private final LettuceConnectionFactory connectionFactory;
+
+	private final RedisDelayQueues queues;
+
+	private final DelayedTaskListenerRegistry listeners;
+
+	HarnessInstance(int index, RedisProxy proxy, LossReports losses, TaskLedger ledger, Timeline timeline) {
+		this.index = index;
+		this.proxy = proxy;
+		this.connectionFactory = connectionFactory(proxy.port());
+		this.locks = RedisLockManager.builder(this.connectionFactory)
+			.leaseTime(LEASE_TIME)
+			.commandTimeout(COMMAND_TIMEOUT)
+			.lockLostListener((event) -> losses.lost(index, event))
+			.meterRegistry(this.meters)
+			.build();
+		this.queues = RedisDelayQueues.builder(this.connectionFactory, JsonMapper.builder().build())
+			.commandTimeout(QUEUE_COMMAND_TIMEOUT)
+			.meterRegistry(this.meters)
+			.build();
+		this.queue = this.queues.get(QUEUE, HarnessTask.class);
+		this.listeners = DelayedTaskListenerRegistry.builder(this.queues)
+			.settings((queue) -> LISTENER)
+			.meterRegistry(this.meters)
+			.build();
+		this.listeners.register(endpoint(new TaskHandler(index, ledger, timeline)));
+	}
+
+	static LettuceConnectionFactory connectionFactory(int port) {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port),
+				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(60)).build());
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	private static DelayedTaskEndpoint endpoint(TaskHandler handler) {
+		try {
+			Method method = TaskHandler.class.getDeclaredMethod("handle", HarnessTask.class, TaskContext.class);
+			return new DelayedTaskEndpoint(QUEUE, handler, method, HarnessTask.class, 2, null, null, null, null, null,
+					true);
+		}
+		catch (NoSuchMethodException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	void startConsuming() {
+		this.listeners.start();
+	}
+
+	/** Stops consuming: running handlers finish or their tasks are handed back. */
+	void stopConsuming() {
+		this.listeners.stop();
+	}
+
+	/** The sum of a counter over its tags, 0 if never counted. */
+	double count(String meter) {
+		return this.meters.find(meter).counters().stream().mapToDouble((counter) -> counter.count()).sum();
+	}
+
+	@Override
+	public void close() {
+		this.proxy.heal();
+		this.listeners.stop();
+		this.locks.close();
+		this.queues.close();
+		this.connectionFactory.destroy();
+		this.proxy.close();
+	}
+
+}

@@ -1,0 +1,136 @@
+package dev.baton.harness;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.baton.lock.RedisLockManager;
+import dev.baton.queue.DelayQueue;
+import dev.baton.queue.redis.RedisDelayQueues;
+import dev.baton.test.LocalRedisServer;
+import dev.baton.test.RedisProxy;
+import dev.baton.test.RedisServers;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * One run of the harness for one seed: a fresh Redis without persistence, {@value #INSTANCES}
+ * instances each behind its own proxy, the lock and queue workloads during the fault phase, then
+ * healing, draining and the checks.
+ */
+final class HarnessRun {
+
+	static final int INSTANCES = 3;
+
+	private static final int LOCK_THREADS_PER_INSTANCE = 3;
+
+	/** Allowed beyond a call's wait and command timeout: two shared cores under this load pause threads. */
+	private static final Duration SLACK = Duration.ofMillis(1500);
+
+	private static final Logger logger = LoggerFactory.getLogger(HarnessRun.class);
+
+	private final long seed;
+
+	private final Duration faultPhase;
+
+	private final Timeline timeline = new Timeline();
+
+	private final Violations violations = new Violations(this.timeline);
+
+	private final LossReports losses = new LossReports(this.timeline);
+
+	private final Stalls stalls = new Stalls(this.timeline);
+
+	private final TaskLedger ledger = new TaskLedger();
+
+	HarnessRun(long seed, Duration faultPhase) {
+		this.seed = seed;
+		this.faultPhase = faultPhase;
+	}
+
+	HarnessReport run() throws InterruptedException {
+		FaultSchedule schedule = FaultSchedule.generate(this.seed, INSTANCES, this.faultPhase.toMillis());
+		logger.info("Harness seed {}, {} of faults\n{}", this.seed, this.faultPhase, schedule.describe());
+		LocalRedisServer server = RedisServers.startLocal();
+		LettuceConnectionFactory direct = HarnessInstance.connectionFactory(server.port());
+		RedisClient adminClient = RedisClient.create(RedisURI.create(server.host(), server.port()));
+		List<HarnessInstance> instances = new ArrayList<>();
+		try (RedisDelayQueues checkerQueues = RedisDelayQueues.builder(direct, JsonMapper.builder().build()).build();
+				StatefulRedisConnection<String, String> admin = adminClient.connect()) {
+			admin.setTimeout(Duration.ofSeconds(2));
+			for (int i = 0; i < INSTANCES; i++) {
+				instances.add(new HarnessInstance(i, RedisProxy.to(server), this.losses, this.ledger, this.timeline));
+			}
+			return run(schedule, server, admin, new StringRedisTemplate(direct), instances,
+					checkerQueues.get(HarnessInstance.QUEUE, HarnessTask.class));
+		}
+		finally {
+			instances.forEach(HarnessInstance::close);
+			adminClient.shutdown();
+			direct.destroy();
+			server.close();
+		}
+	}
+
+	private HarnessReport run(FaultSchedule schedule, LocalRedisServer server,
+			StatefulRedisConnection<String, String> admin, StringRedisTemplate redis, List<HarnessInstance> instances,
+			DelayQueue<HarnessTask> checkerQueue) throws InterruptedException {
+		List<RedisLockManager> managers = instances.stream().map((instance) -> instance.locks).toList();
+		FaultInjector faults = new FaultInjector(schedule,
+				instances.stream().map((instance) -> instance.proxy).toList(), server, admin.sync(), this.timeline);
+		LockWorkload locks = new LockWorkload(this.timeline, this.violations, this.stalls,
+				HarnessInstance.COMMAND_TIMEOUT, SLACK);
+		instances.forEach(HarnessInstance::startConsuming);
+		long until = this.faultPhase.toMillis();
+		CallBounds queueCalls = new CallBounds(QueueChecks.BOUNDED, HarnessInstance.QUEUE_COMMAND_TIMEOUT, SLACK,
+				this.violations, this.timeline, this.stalls);
+		TaskProducer tasks = new TaskProducer(instances.stream().map((instance) -> instance.queue).toList(),
+				this.ledger, this.timeline, queueCalls, until, this.seed);
+		Thread producer = new Thread(tasks, "harness-producer");
+		producer.setDaemon(true);
+
+		this.timeline.zero();
+		this.stalls.start();
+		faults.start();
+		locks.start(managers, LOCK_THREADS_PER_INSTANCE, until, this.seed);
+		producer.start();
+		queueCalls.watch();
+		faults.awaitEndAndHeal(this.faultPhase.plusSeconds(10));
+		locks.await(Duration.ofSeconds(10));
+		producer.join(10_000);
+		queueCalls.stopWatching();
+		this.stalls.stop();
+
+		LockChecks lockChecks = new LockChecks(locks, this.losses, faults.kills(), HarnessInstance.LEASE_TIME);
+		lockChecks.checkNothingLeft(managers, redis);
+		// Loss reports arrive within a renewal period; by now every one has.
+		lockChecks.checkHistory();
+		QueueChecks queueChecks = new QueueChecks(this.ledger, faults.kills(), this.violations, this.timeline);
+		queueChecks.drain(checkerQueue, Duration.ofSeconds(40));
+		instances.forEach(HarnessInstance::stopConsuming);
+		queueChecks.check();
+
+		List<String> totals = List.of(faults.applied() + " faults applied over " + this.faultPhase.toMillis() + " ms; "
+				+ this.stalls.count() + " stalls of the harness JVM, the longest " + this.stalls.longest() + " ms",
+				"locks: " + lockChecks.summary(),
+				"queue: " + tasks.summary() + ", " + queueChecks.summary() + ", " + stale(instances));
+		HarnessReport report = new HarnessReport(schedule, this.violations.all(), totals, this.timeline);
+		logger.info(report.describe());
+		return report;
+	}
+
+	/** What Baton itself counted of stale deliveries, beside the duplicates the handlers saw. */
+	private static String stale(List<HarnessInstance> instances) {
+		return "baton.queue.stale " + (long) instances.stream()
+			.mapToDouble((instance) -> instance.count("baton.queue.stale"))
+			.sum();
+	}
+
+}

@@ -1,0 +1,13 @@
+package dev.baton.harness;
+
+/**
+ * A task's payload: how its handler behaves.
+ *
+ * @param behaviour {@code fast}, {@code slow}, {@code flaky} (fails its first attempts) or
+ * {@code failing} (fails every attempt, so it is dead-lettered)
+ * @param sleepMillis how long a slow handler takes
+ * @param failures how many attempts a flaky handler fails
+ */
+record HarnessTask(String behaviour, long sleepMillis, int failures) {
+
+}

@@ -1,0 +1,36 @@
+package dev.baton.harness;
+
+/**
+ * One critical section: a holder of a lock between its acquisition and its release, as the
+ * workload saw it.
+ */
+final class Hold {
+
+	final String holder;
+
+	final String name;
+
+	final long token;
+
+	final long startMillis;
+
+	volatile long endMillis = Long.MAX_VALUE;
+
+	/** Whether the holder learned of a loss: its lease invalid at the end, or an unlock refused. */
+	volatile boolean lostAtEnd;
+
+	Hold(String holder, String name, long token, long startMillis) {
+		this.holder = holder;
+		this.name = name;
+		this.token = token;
+		this.startMillis = startMillis;
+	}
+
+	@Override
+	public String toString() {
+		return this.holder + " (token " + this.token + ", from " + this.startMillis + " ms"
+				+ ((this.endMillis != Long.MAX_VALUE) ? " to " + this.endMillis + " ms" : "")
+				+ (this.lostAtEnd ? ", lost" : "") + ")";
+	}
+
+}

@@ -1,0 +1,30 @@
+package dev.baton.harness;
+
+import java.util.List;
+import java.util.function.Predicate;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Defects the harness found that are not fixed yet. A violation that shows one is still printed,
+ * marked as known, but does not fail the fixed seeds: each has a {@code @Disabled} regression
+ * test of its own that fails until it is fixed. Delete the entry with the fix.
+ */
+final class KnownDefects {
+
+	/** None known today; the waiters' unbounded unsubscribe (seeds 27 and 201) was fixed. */
+	private static final List<Defect> DEFECTS = List.of();
+
+	private KnownDefects() {
+	}
+
+	static @Nullable String match(String violationText) {
+		return DEFECTS.stream().filter((defect) -> defect.shows.test(violationText)).map(Defect::name).findFirst()
+			.orElse(null);
+	}
+
+	private record Defect(String name, Predicate<String> shows) {
+
+	}
+
+}

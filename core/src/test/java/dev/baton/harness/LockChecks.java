@@ -1,0 +1,143 @@
+package dev.baton.harness;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import dev.baton.lock.RedisLockManager;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * The lock invariants, checked once the faults have ended and every loss report has had time to
+ * arrive. Each names the sentence of {@code docs/guarantees.md} it checks.
+ */
+final class LockChecks {
+
+	static final String EXCLUSION = "Mutual exclusion while Redis keeps its data";
+
+	static final String FENCING = "Fencing tokens close the window at the resource";
+
+	static final String BOUNDED = "every lock command has Baton's own timeout";
+
+	static final String NOTHING_LEFT = "nothing is held or renewed after the holders are gone";
+
+	private final LockWorkload workload;
+
+	private final LossReports losses;
+
+	private final List<long[]> kills;
+
+	private final Duration leaseTime;
+
+	private final Violations violations;
+
+	private int excusedByLoss;
+
+	private int excusedByKill;
+
+	LockChecks(LockWorkload workload, LossReports losses, List<long[]> kills, Duration leaseTime) {
+		this.workload = workload;
+		this.losses = losses;
+		this.kills = kills;
+		this.leaseTime = leaseTime;
+		this.violations = workload.violations;
+	}
+
+	void checkHistory() {
+		checkTokensUnique();
+		for (UnfencedCounter.Overlap overlap : this.workload.counter.overlaps()) {
+			if (!excused(overlap.atMillis(), overlap.holders())) {
+				this.violations.add(overlap.atMillis(), overlap.name(), EXCLUSION,
+						"two holders at once, none told of a loss and Redis not restarted: " + overlap.holders());
+			}
+		}
+		for (FencedRegister.Refusal refusal : this.workload.register.refusals()) {
+			if (!excused(refusal.atMillis(), List.of(refusal.hold()))) {
+				this.violations.add(refusal.atMillis(), refusal.hold().name, FENCING,
+						"the register refused " + refusal.hold() + ", never told of a loss, after accepting "
+								+ refusal.last() + ": tokens did not grow in the order the lock was held");
+			}
+		}
+	}
+
+	private void checkTokensUnique() {
+		Map<String, Hold> byToken = new HashMap<>();
+		for (Hold hold : this.workload.holds) {
+			Hold other = byToken.putIfAbsent(hold.name + "#" + hold.token, hold);
+			if (other != null) {
+				this.violations.add(hold.startMillis, hold.name, FENCING,
+						"token " + hold.token + " issued to both " + other + " and " + hold);
+			}
+		}
+	}
+
+	/**
+	 * Whether the docs excuse a holder in the way of another: one of them was told of its loss, or
+	 * Redis was killed (without persistence) and a lease may still run from before the kill.
+	 */
+	private boolean excused(long atMillis, List<Hold> holders) {
+		if (holders.stream().anyMatch((hold) -> hold.lostAtEnd || this.losses.reported(hold))) {
+			this.excusedByLoss++;
+			return true;
+		}
+		long window = this.leaseTime.toMillis() + 1000;
+		if (this.kills.stream().anyMatch((kill) -> kill[0] <= atMillis && atMillis <= kill[1] + window)) {
+			this.excusedByKill++;
+			return true;
+		}
+		return false;
+	}
+
+	/** After healing: every manager holds nothing, and Redis keeps no lock key without an expiry. */
+	void checkNothingLeft(List<RedisLockManager> managers, StringRedisTemplate redis) throws InterruptedException {
+		for (int i = 0; i < managers.size(); i++) {
+			RedisLockManager manager = managers.get(i);
+			try {
+				manager.allReleased().get(this.leaseTime.toMillis() + 5000, TimeUnit.MILLISECONDS);
+			}
+			catch (Exception ex) {
+				this.violations.add("locks", NOTHING_LEFT, "instance-" + i + ": allReleased() did not complete: " + ex);
+			}
+			if (manager.heldCount() != 0) {
+				this.violations.add("locks", NOTHING_LEFT,
+						"instance-" + i + " still holds " + manager.heldLocks() + " after every holder released");
+			}
+		}
+		// Releases are retried until confirmed or the lease ran out: after a lease, no lock key is left.
+		long deadline = System.nanoTime() + this.leaseTime.plusSeconds(3).toNanos();
+		Set<String> left = lockKeys(redis);
+		while (!left.isEmpty() && System.nanoTime() < deadline) {
+			Thread.sleep(100);
+			left = lockKeys(redis);
+		}
+		left.forEach((key) -> this.violations.add("locks", NOTHING_LEFT, "lock key " + key + " still there, ttl "
+				+ redis.getExpire(key, TimeUnit.MILLISECONDS) + " ms"));
+		for (String key : redis.keys("baton:lock:*")) {
+			Long ttl = redis.getExpire(key);
+			if (ttl != null && ttl == -1) {
+				this.violations.add("locks", NOTHING_LEFT, "key " + key + " has no expiry");
+			}
+		}
+	}
+
+	private static Set<String> lockKeys(StringRedisTemplate redis) {
+		Set<String> keys = redis.keys("baton:lock:*");
+		keys.removeIf((key) -> key.endsWith(":fence") || key.endsWith(":waiting"));
+		return keys;
+	}
+
+	String summary() {
+		return this.workload.holds.size() + " critical sections, " + this.workload.register.accepted()
+				+ " fenced writes accepted, " + this.workload.register.refusals().size() + " refused, "
+				+ this.workload.counter.overlaps().size() + " overlaps; of overlaps and refusals, " + this.excusedByLoss
+				+ " excused by a reported loss and " + this.excusedByKill + " by a Redis kill; " + this.losses.count()
+				+ " losses reported, " + this.workload.unavailable.get() + " calls unavailable, "
+				+ this.workload.unconfirmedReleases.get() + " releases unconfirmed, " + this.workload.bounds.calls()
+				+ " calls timed (longest " + this.workload.bounds.longestOverWaitMillis() + " ms beyond its wait)";
+	}
+
+}

@@ -1,0 +1,88 @@
+package dev.baton.harness;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.baton.lock.LockLostEvent;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The lock checker on histories written by hand: it must flag what breaks exclusion or fencing,
+ * and excuse only what the docs excuse. A checker that flags nothing would let every run pass.
+ */
+class LockChecksTests {
+
+	private final Timeline timeline = new Timeline();
+
+	private final Violations violations = new Violations(this.timeline);
+
+	private final LockWorkload workload = new LockWorkload(this.timeline, this.violations,
+			new Stalls(this.timeline), Duration.ofMillis(300), Duration.ofSeconds(1));
+
+	private final LossReports losses = new LossReports(this.timeline);
+
+	@Test
+	void twoHoldersAtOnceNeitherToldOfALossIsAViolationOfBoth() {
+		Hold first = enter("a/1", 100);
+		Hold second = enter("b/1", 200);
+		write(first);
+		exit(second);
+		exit(first);
+
+		check(List.of());
+
+		assertThat(this.violations.all()).extracting(Violation::invariant)
+			.containsExactlyInAnyOrder(LockChecks.EXCLUSION, LockChecks.FENCING);
+	}
+
+	@Test
+	void overlapWithAHolderToldOfItsLossIsExcused() {
+		Hold first = enter("a/1", 100);
+		Hold second = enter("b/1", 200);
+		write(first);
+		this.losses.lost(0, new LockLostEvent("ledger", "ledger", 100));
+		exit(second);
+		exit(first);
+
+		check(List.of());
+
+		assertThat(this.violations.all()).isEmpty();
+	}
+
+	@Test
+	void overlapSoonAfterARedisKillIsExcusedButATokenIssuedTwiceIsNot() {
+		Hold first = enter("a/1", 100);
+		Hold second = enter("b/1", 100);
+		exit(second);
+		exit(first);
+
+		check(List.<long[]>of(new long[] { 0, this.timeline.now() }));
+
+		assertThat(this.violations.all()).extracting(Violation::text)
+			.singleElement()
+			.asString()
+			.contains("token 100 issued to both");
+	}
+
+	private Hold enter(String holder, long token) {
+		Hold hold = new Hold(holder, "ledger", token, this.timeline.now());
+		this.workload.enter(hold);
+		write(hold);
+		return hold;
+	}
+
+	private void write(Hold hold) {
+		this.workload.register.write(hold);
+	}
+
+	private void exit(Hold hold) {
+		this.workload.exit(hold);
+	}
+
+	private void check(List<long[]> kills) {
+		new LockChecks(this.workload, this.losses, kills, Duration.ofMillis(1500)).checkHistory();
+	}
+
+}

@@ -1,0 +1,177 @@
+package dev.baton.harness;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.function.BooleanSupplier;
+
+import dev.baton.lock.LockLease;
+import dev.baton.lock.LockUnavailableException;
+import dev.baton.lock.RedisLock;
+import dev.baton.lock.RedisLockManager;
+
+/**
+ * One thread of an instance: takes a random lock of a few names, with a random wait, through
+ * {@link LockLease} or {@link RedisLock}, and in its critical section writes to the fenced
+ * register and stands in the unfenced counter. Loops until the end of the fault phase, bounded
+ * in count as well.
+ */
+final class LockWorker implements Runnable {
+
+	private static final Duration[] WAITS = { Duration.ZERO, Duration.ofMillis(100), Duration.ofMillis(500),
+			Duration.ofSeconds(1) };
+
+	private static final int MAX_ROUNDS = 100_000;
+
+	private static final Duration FIXED_LEASE = Duration.ofMillis(1500);
+
+	private final String holderPrefix;
+
+	private final RedisLockManager locks;
+
+	private final List<String> names;
+
+	private final LockWorkload workload;
+
+	private final long untilMillis;
+
+	private final Random random;
+
+	private int round;
+
+	LockWorker(String holderPrefix, RedisLockManager locks, List<String> names, LockWorkload workload,
+			long untilMillis, long seed) {
+		this.holderPrefix = holderPrefix;
+		this.locks = locks;
+		this.names = names;
+		this.workload = workload;
+		this.untilMillis = untilMillis;
+		this.random = new Random(seed);
+	}
+
+	@Override
+	public void run() {
+		while (this.workload.timeline.now() < this.untilMillis && this.round++ < MAX_ROUNDS) {
+			String name = this.names.get(this.random.nextInt(this.names.size()));
+			Duration wait = WAITS[this.random.nextInt(WAITS.length)];
+			// Mostly short sections; one in ten outlasts a renewal period or two.
+			long holdMillis = (this.random.nextInt(10) == 0) ? 500 + this.random.nextInt(1500) : this.random.nextInt(50);
+			try {
+				if (this.random.nextBoolean()) {
+					withLease(name, wait, holdMillis);
+				}
+				else {
+					withLock(name, wait, holdMillis);
+				}
+			}
+			catch (LockUnavailableException ex) {
+				// Redis out of reach: a caller tries again, a little later.
+				this.workload.unavailable.incrementAndGet();
+				Pause.millis(20);
+			}
+			catch (Exception ex) {
+				this.workload.violations.add(name, "lock calls fail only with LockUnavailableException",
+						"unexpected " + ex);
+			}
+		}
+	}
+
+	private void withLease(String name, Duration wait, long holdMillis) throws Exception {
+		// One lease in four has a lease time of its own, not renewed: a long section outlives it.
+		Duration leaseTime = (this.random.nextInt(4) == 0) ? FIXED_LEASE : null;
+		Optional<LockLease> acquired = this.workload.bounds.call("tryAcquire", name, wait,
+				() -> this.locks.tryAcquire(name, wait, leaseTime));
+		if (acquired.isEmpty()) {
+			return;
+		}
+		LockLease lease = acquired.get();
+		try {
+			Long token = token(name, lease::fencingToken);
+			if (token != null) {
+				critical(name, token, holdMillis, lease::isValid);
+			}
+		}
+		finally {
+			this.workload.bounds.call("release", name, Duration.ZERO, () -> {
+				releaseQuietly(name, lease::release);
+				return null;
+			});
+		}
+	}
+
+	private void withLock(String name, Duration wait, long holdMillis) throws Exception {
+		RedisLock lock = this.locks.getLock(name);
+		if (!this.workload.bounds.call("tryLock", name, wait, () -> lock.tryLock(wait, null))) {
+			return;
+		}
+		Hold hold = null;
+		try {
+			Long token = token(name, lock::getFencingToken);
+			if (token != null) {
+				hold = critical(name, token, holdMillis, lock::isHeldByCurrentThread);
+			}
+		}
+		finally {
+			Hold held = hold;
+			this.workload.bounds.call("unlock", name, Duration.ZERO, () -> {
+				try {
+					releaseQuietly(name, lock::unlock);
+				}
+				catch (IllegalMonitorStateException ex) {
+					// The documented report of a lost lock to a thread-owned holder.
+					if (held != null) {
+						held.lostAtEnd = true;
+					}
+					this.workload.timeline.record(name, "unlock refused: " + ex.getMessage());
+				}
+				return null;
+			});
+		}
+	}
+
+	/** The fencing token, or {@code null} if the lock was lost before one was issued or Redis did not answer. */
+	private Long token(String name, TokenCall call) throws Exception {
+		try {
+			return this.workload.bounds.call("fencingToken", name, Duration.ZERO, call::token);
+		}
+		catch (IllegalStateException | IllegalMonitorStateException ex) {
+			// Lost before a token was issued (a thread-owned lock may say that it is no longer held).
+			this.workload.timeline.record(name, "lost before a token was issued: " + ex.getMessage());
+			return null;
+		}
+		catch (LockUnavailableException ex) {
+			this.workload.unavailable.incrementAndGet();
+			return null;
+		}
+	}
+
+	private Hold critical(String name, long token, long holdMillis, BooleanSupplier valid) {
+		Hold hold = new Hold(this.holderPrefix + "/" + this.round, name, token, this.workload.timeline.now());
+		this.workload.enter(hold);
+		this.workload.register.write(hold);
+		Pause.millis(holdMillis);
+		this.workload.register.write(hold);
+		hold.lostAtEnd = !valid.getAsBoolean();
+		this.workload.exit(hold);
+		return hold;
+	}
+
+	private void releaseQuietly(String name, Runnable release) {
+		try {
+			release.run();
+		}
+		catch (LockUnavailableException ex) {
+			// Unconfirmed: Baton retries it; documented, so only counted.
+			this.workload.unconfirmedReleases.incrementAndGet();
+			this.workload.timeline.record(name, "release unconfirmed: " + ex.getMessage());
+		}
+	}
+
+	private interface TokenCall {
+
+		long token() throws Exception;
+
+	}
+
+}

@@ -1,0 +1,86 @@
+package dev.baton.harness;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.baton.lock.RedisLockManager;
+
+/**
+ * Several threads per instance contending for a few lock names, each critical section guarding
+ * a {@link FencedRegister} and an {@link UnfencedCounter}. What they saw is checked afterwards
+ * by {@link LockChecks}.
+ */
+final class LockWorkload {
+
+	static final List<String> NAMES = List.of("ledger", "report", "settlement:1");
+
+	final Timeline timeline;
+
+	final Violations violations;
+
+	final CallBounds bounds;
+
+	final FencedRegister register;
+
+	final UnfencedCounter counter;
+
+	final List<Hold> holds = new CopyOnWriteArrayList<>();
+
+	final AtomicLong unavailable = new AtomicLong();
+
+	final AtomicLong unconfirmedReleases = new AtomicLong();
+
+	private final List<Thread> threads = new ArrayList<>();
+
+	LockWorkload(Timeline timeline, Violations violations, Stalls stalls, Duration commandTimeout, Duration slack) {
+		this.timeline = timeline;
+		this.violations = violations;
+		this.bounds = new CallBounds(LockChecks.BOUNDED, commandTimeout, slack, violations, timeline, stalls);
+		this.register = new FencedRegister(timeline);
+		this.counter = new UnfencedCounter(timeline);
+	}
+
+	void start(List<RedisLockManager> managers, int threadsPerInstance, long untilMillis, long seed) {
+		this.bounds.watch();
+		for (int instance = 0; instance < managers.size(); instance++) {
+			for (int thread = 0; thread < threadsPerInstance; thread++) {
+				String holder = "instance-" + instance + "/t" + thread;
+				Thread worker = new Thread(new LockWorker(holder, managers.get(instance), NAMES, this, untilMillis,
+						seed * 1_000 + instance * 100 + thread), "harness-lock-" + instance + "-" + thread);
+				worker.setDaemon(true);
+				this.threads.add(worker);
+				worker.start();
+			}
+		}
+	}
+
+	/** Waits for the workers; one still running after {@code atMost} is a violation of the call bounds. */
+	void await(Duration atMost) throws InterruptedException {
+		long deadline = System.nanoTime() + atMost.toNanos();
+		for (Thread thread : this.threads) {
+			thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+			if (thread.isAlive()) {
+				this.violations.add("locks", LockChecks.BOUNDED,
+						thread.getName() + " still running " + atMost.toSeconds() + " s after the end of the faults, in:\n"
+								+ CallBounds.stackOf(thread));
+			}
+		}
+		this.bounds.stopWatching();
+	}
+
+	void enter(Hold hold) {
+		this.holds.add(hold);
+		this.timeline.record(hold.name, hold.holder + " entered with token " + hold.token);
+		this.counter.enter(hold);
+	}
+
+	void exit(Hold hold) {
+		this.counter.exit(hold);
+		hold.endMillis = this.timeline.now();
+		this.timeline.record(hold.name, hold.holder + " left" + (hold.lostAtEnd ? ", its lock LOST" : ""));
+	}
+
+}
