@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockUnavailableException;
@@ -12,7 +13,7 @@ import dev.baton.queue.Delivery;
 import dev.baton.queue.ScheduledTask;
 import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.queue.redis.RedisDelayQueues;
-import dev.baton.support.AclRedis;
+import dev.baton.test.AclRedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThatRuntimeException;
  */
 class ChannelDeniedAclUserTests {
 
-	private static AclRedis redis;
+	private static AclRedisServer redis;
 
 	private static RedisConnectionFactory keysOnly;
 
@@ -49,7 +51,7 @@ class ChannelDeniedAclUserTests {
 
 	@BeforeAll
 	static void startRedis() {
-		redis = AclRedis.start();
+		redis = AclRedisServer.start();
 		keysOnly = redis.user("keys-only", "~app1:*", "+@all");
 	}
 
@@ -61,7 +63,7 @@ class ChannelDeniedAclUserTests {
 	@BeforeEach
 	@SuppressWarnings("unchecked")
 	void createQueues() {
-		new StringRedisTemplate(redis.admin()).execute((org.springframework.data.redis.core.RedisCallback<Void>) (connection) -> {
+		new StringRedisTemplate(redis.admin()).execute((RedisCallback<Void>) (connection) -> {
 			connection.serverCommands().flushAll();
 			return null;
 		});
@@ -161,7 +163,7 @@ class ChannelDeniedAclUserTests {
 
 	private static long lockTtlMillis(String name) {
 		return Optional.ofNullable(new StringRedisTemplate(redis.admin()).getExpire("app1:lock:{" + name + "}",
-				java.util.concurrent.TimeUnit.MILLISECONDS)).orElse(-2L);
+				TimeUnit.MILLISECONDS)).orElse(-2L);
 	}
 
 	private static RedisDelayQueues queues(RedisConnectionFactory connectionFactory) {

@@ -10,7 +10,7 @@ import dev.baton.lock.RedisLockManager;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.queue.redis.RedisDelayQueues;
-import dev.baton.support.AclRedis;
+import dev.baton.test.AclRedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,11 +27,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class PrefixedAclUserTests {
 
-	private static AclRedis redis;
+	private static AclRedisServer redis;
 
 	@BeforeAll
 	static void startRedis() {
-		redis = AclRedis.start();
+		redis = AclRedisServer.start();
 	}
 
 	@AfterAll
