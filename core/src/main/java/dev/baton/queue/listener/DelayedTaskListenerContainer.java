@@ -25,6 +25,7 @@ import dev.baton.observation.DefaultTaskHandlingObservationConvention;
 import dev.baton.observation.TaskHandlingContext;
 import dev.baton.observation.TaskHandlingContext.Outcome;
 import dev.baton.observation.TaskHandlingObservationConvention;
+import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.TaskContext;
 import dev.baton.queue.internal.ConsumableQueue;
@@ -100,6 +101,8 @@ final class DelayedTaskListenerContainer {
 
 	private final Acknowledger acknowledger;
 
+	private final DeadLetterReason deadLetterReason;
+
 	private final DeliveryLimit deliveryLimit;
 
 	/** Whether the last claim left due tasks behind; only the loop thread reads and writes it. */
@@ -152,8 +155,9 @@ final class DelayedTaskListenerContainer {
 
 	DelayedTaskListenerContainer(ConsumableQueue<Object> queue, DelayedTaskEndpoint endpoint, ListenerSettings settings,
 			Executor handlers, HandlerMetrics metrics,
-			ObservationSettings<TaskHandlingObservationConvention> observations) {
+			ObservationSettings<TaskHandlingObservationConvention> observations, DeadLetterReason deadLetterReason) {
 		this.queue = queue;
+		this.deadLetterReason = deadLetterReason;
 		this.endpoint = endpoint;
 		this.settings = settings;
 		this.adapter = new HandlerMethodAdapter(endpoint.bean(), endpoint.method());
@@ -653,12 +657,26 @@ final class DelayedTaskListenerContainer {
 				+ "' failed on its last attempt (" + delivery.attempt() + ")"
 				+ (this.endpoint.deadLetter() ? "; dead-lettered" : "; deleted"), ex);
 		if (this.endpoint.deadLetter()) {
-			delivery.deadLetter(ex.getClass().getName() + ": " + ex.getMessage());
+			delivery.deadLetter(reasonFor(ex));
 		}
 		else {
 			delivery.ack();
 		}
 		return Outcome.DEAD;
+	}
+
+	/** The hook's reason, or the exception's class where the hook fails: that must not keep a task alive. */
+	private String reasonFor(Throwable failure) {
+		try {
+			String reason = this.deadLetterReason.of(failure);
+			if (reason != null) {
+				return reason;
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Dead-letter reason hook failed; the reason is the exception's class", ex);
+		}
+		return DeadLetterReason.EXCEPTION_CLASS.of(failure);
 	}
 
 	/**

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import dev.baton.queue.DeadLetter;
+import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.DeadLetterRetention;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
@@ -83,6 +84,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private final PartitionRetention retention;
 
+	private final DeadLetterReason deadLetterReason;
+
 	private final WakeChannels wakeChannels;
 
 	private final TimedScripts timedScripts;
@@ -92,8 +95,10 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	private final ObservationSettings<TaskSchedulingObservationConvention> observations;
 
 	RedisDelayQueue(String name, QueuePartitions partitions, PayloadCodec<T> codec, Duration visibilityTimeout,
-			DeadLetterRetention deadLetterRetention, WakeChannels wakeChannels, TimedScripts timedScripts, QueueMetrics metrics,
+			DeadLetterRetention deadLetterRetention, DeadLetterReason deadLetterReason, WakeChannels wakeChannels,
+			TimedScripts timedScripts, QueueMetrics metrics,
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
+		this.deadLetterReason = deadLetterReason;
 		this.timedScripts = timedScripts;
 		this.observations = observations;
 		this.retention = PartitionRetention.of(deadLetterRetention, partitions.count());
@@ -484,8 +489,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			}
 			catch (JacksonException | IllegalArgumentException ex) {
 				// A poison payload would fail on every delivery: park it at once, with the error.
-				settleTokens(Settlement.DEAD, "Payload cannot be read: " + ex.getMessage(), partition,
-						List.of(id, meta.token()));
+				settleTokens(Settlement.DEAD, "Payload cannot be read as " + this.codec.type().getName() + ": "
+						+ this.deadLetterReason.of(ex), partition, List.of(id, meta.token()));
 			}
 		}
 	}

@@ -110,6 +110,17 @@ class RedisDelayQueueDeadLetterTests extends OrderQueueTests {
 	}
 
 	@Test
+	void poisonPayloadsReasonNamesTheExceptionNotTheValue() {
+		this.queues.get("orders", String.class).schedule("poison", "IBAN DE44500105175407324931", Duration.ZERO);
+
+		assertThat(this.queue.poll(10)).isEmpty();
+
+		assertThat(this.queue.deadLetters(1)).singleElement()
+			.satisfies((dead) -> assertThat(dead.reason()).doesNotContain("DE44")
+				.matches("Payload cannot be read as dev\\.baton\\.queue\\.redis\\.Order: tools\\.jackson\\.\\S+Exception"));
+	}
+
+	@Test
 	void poisonPayloadGoesToDeadLettersAtOnceAndIsNotLost() {
 		DelayQueue<String> writer = this.queues.get("orders", String.class);
 		writer.schedule("poison", "not an order", Duration.ZERO);
