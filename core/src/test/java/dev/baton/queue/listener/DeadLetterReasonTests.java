@@ -50,6 +50,18 @@ class DeadLetterReasonTests {
 		assertThat(deadLetterOf("p-2").reason()).isEqualTo("payout failed: IllegalStateException");
 	}
 
+	@Test
+	void fallsBackToTheExceptionClassWhenTheHookFails(RedisConnectionFactory connectionFactory) {
+		UnaryOperator<DelayedTaskListenerRegistry.Builder> failingHook = (registry) -> registry
+			.deadLetterReason((failure) -> {
+				throw new UnsupportedOperationException("hook broken");
+			});
+		this.app = new ListenerContext(connectionFactory, DEFAULTS, failingHook, new IbanHandler()).start();
+
+		assertThat(deadLetterOf("p-3").reason())
+			.isEqualTo("java.lang.IllegalStateException, caused by java.lang.IllegalArgumentException");
+	}
+
 	private DeadLetter<String> deadLetterOf(String id) {
 		DelayQueue<String> queue = this.app.queues.get("payouts", String.class);
 		queue.schedule(id, "payout", Duration.ZERO);
