@@ -2,6 +2,7 @@ package dev.baton.acl;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.baton.lock.LockLease;
@@ -57,13 +58,18 @@ class PrefixedAclUserTests {
 	}
 
 	@Test
-	void queueRunsUnderThePrefix() {
+	@SuppressWarnings("unchecked")
+	void queueRunsAndWakesUnderThePrefix() throws Exception {
 		RedisConnectionFactory app1 = redis.user("app1-queues", "~app1:*", "&app1:*", "+@all");
 		try (RedisDelayQueues queues = RedisDelayQueues.builder(app1, JsonMapper.builder().build())
 			.keyPrefix("app1:q:")
 			.build()) {
 			ConsumableQueue<String> queue = (ConsumableQueue<String>) queues.get("orders", String.class);
-			queue.schedule("o-1", "payload", Duration.ZERO);
+			CountDownLatch woken = new CountDownLatch(1);
+			try (AutoCloseable wakeUps = queue.onWake(woken::countDown)) {
+				queue.schedule("o-1", "payload", Duration.ZERO);
+				assertThat(woken.await(5, TimeUnit.SECONDS)).isTrue();
+			}
 			Delivery<String> delivery = queue.poll(1).get(0);
 
 			assertThat(delivery.ack()).isTrue();
