@@ -2,7 +2,6 @@ package dev.baton.acl;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -161,9 +160,9 @@ class ChannelDeniedAclUserTests {
 		Thread.sleep(300);
 	}
 
-	private static long lockTtlMillis(String name) {
-		return Optional.ofNullable(new StringRedisTemplate(redis.admin()).getExpire("app1:lock:{" + name + "}",
-				TimeUnit.MILLISECONDS)).orElse(-2L);
+	/** The remaining lease of a lock in Redis, in ms; negative when there is no lock. */
+	private static Long lockTtlMillis(String name) {
+		return new StringRedisTemplate(redis.admin()).getExpire("app1:lock:{" + name + "}", TimeUnit.MILLISECONDS);
 	}
 
 	private static RedisDelayQueues queues(RedisConnectionFactory connectionFactory) {
