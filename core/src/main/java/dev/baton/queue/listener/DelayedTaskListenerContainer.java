@@ -30,6 +30,7 @@ import dev.baton.queue.Delivery;
 import dev.baton.queue.TaskContext;
 import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.queue.internal.ConsumableQueue.Claim;
+import dev.baton.queue.internal.SafeDeadLetterReason;
 import dev.baton.queue.listener.HandlerMetrics.StaleOperation;
 import io.micrometer.observation.Observation;
 import org.apache.commons.logging.Log;
@@ -657,26 +658,12 @@ final class DelayedTaskListenerContainer {
 				+ "' failed on its last attempt (" + delivery.attempt() + ")"
 				+ (this.endpoint.deadLetter() ? "; dead-lettered" : "; deleted"), ex);
 		if (this.endpoint.deadLetter()) {
-			delivery.deadLetter(reasonFor(ex));
+			delivery.deadLetter(SafeDeadLetterReason.of(this.deadLetterReason, ex));
 		}
 		else {
 			delivery.ack();
 		}
 		return Outcome.DEAD;
-	}
-
-	/** The hook's reason, or the exception's class where the hook fails: that must not keep a task alive. */
-	private String reasonFor(Throwable failure) {
-		try {
-			String reason = this.deadLetterReason.of(failure);
-			if (reason != null) {
-				return reason;
-			}
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Dead-letter reason hook failed; the reason is the exception's class", ex);
-		}
-		return DeadLetterReason.EXCEPTION_CLASS.of(failure);
 	}
 
 	/**

@@ -31,6 +31,7 @@ import dev.baton.observation.TaskSchedulingContext;
 import dev.baton.observation.TaskSchedulingObservationConvention;
 import io.micrometer.observation.Observation;
 import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.internal.SafeDeadLetterReason;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -490,7 +491,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			catch (JacksonException | IllegalArgumentException ex) {
 				// A poison payload would fail on every delivery: park it at once, with the error.
 				settleTokens(Settlement.DEAD, "Payload cannot be read as " + this.codec.type().getName() + ": "
-						+ this.deadLetterReason.of(ex), partition, List.of(id, meta.token()));
+						+ SafeDeadLetterReason.of(this.deadLetterReason, ex), partition, List.of(id, meta.token()));
 			}
 		}
 	}

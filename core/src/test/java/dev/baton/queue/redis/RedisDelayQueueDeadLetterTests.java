@@ -6,7 +6,11 @@ import java.util.List;
 import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
+import dev.baton.queue.internal.ConsumableQueue;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -118,6 +122,25 @@ class RedisDelayQueueDeadLetterTests extends OrderQueueTests {
 		assertThat(this.queue.deadLetters(1)).singleElement()
 			.satisfies((dead) -> assertThat(dead.reason()).doesNotContain("DE44")
 				.matches("Payload cannot be read as dev\\.baton\\.queue\\.redis\\.Order: tools\\.jackson\\.\\S+Exception"));
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void poisonPayloadIsDeadLetteredWithTheExceptionClassWhenTheReasonHookFails(RedisConnectionFactory connectionFactory) {
+		this.queues.get("orders", String.class).schedule("poison", "not an order", Duration.ZERO);
+		try (RedisDelayQueues hooked = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
+			.deadLetterReason((failure) -> {
+				throw new UnsupportedOperationException("hook broken");
+			})
+			.build()) {
+			ConsumableQueue<Order> orders = (ConsumableQueue<Order>) hooked.get("orders", Order.class);
+
+			assertThat(orders.poll(10)).isEmpty();
+
+			assertThat(orders.deadLetters(1)).singleElement()
+				.satisfies((dead) -> assertThat(dead.reason()).startsWith("Payload cannot be read as "
+						+ Order.class.getName() + ": tools.jackson."));
+		}
 	}
 
 	@Test
