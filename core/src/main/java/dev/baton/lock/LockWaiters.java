@@ -60,10 +60,15 @@ final class LockWaiters implements AutoCloseable {
 	/** How this JVM's owner ids begin, which tells its own release messages from other instances'. */
 	private final byte[] ownerPrefix;
 
-	LockWaiters(RedisConnectionFactory connectionFactory, LockCommands commands, String ownerPrefix) {
+	/**
+	 * @param keyPrefix the lock keys' prefix, which the subscription's anchor channel also carries so
+	 * that an ACL granting the prefix's channels grants it; no lock's channel, which begins with the
+	 * prefix and a brace
+	 */
+	LockWaiters(RedisConnectionFactory connectionFactory, LockCommands commands, String ownerPrefix, String keyPrefix) {
 		this.commands = commands;
 		this.ownerPrefix = ownerPrefix.getBytes(StandardCharsets.UTF_8);
-		this.subscriptions = new ReleaseSubscriptions(connectionFactory, "baton:lock:waiters-anchor",
+		this.subscriptions = new ReleaseSubscriptions(connectionFactory, keyPrefix + "waiters-anchor",
 				commands.timeout());
 	}
 

@@ -131,7 +131,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 				ObservationSettings.registry(builder.observationRegistry, builder.meterRegistry),
 				builder.acquisitionConvention);
 		this.metrics.activeLocks(this.held::size);
-		this.waiters = new LockWaiters(builder.connectionFactory, this.commands, this.ownerPrefix);
+		this.waiters = new LockWaiters(builder.connectionFactory, this.commands, this.ownerPrefix, this.keyPrefix);
 		this.releaseRetries = new ReleaseRetries();
 		this.watchdog = new LockWatchdog(this.commands, this.leaseTime, () -> this.held, this::lost, this::forget);
 	}

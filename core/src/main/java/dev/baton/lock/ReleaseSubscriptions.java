@@ -16,6 +16,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -49,6 +50,8 @@ final class ReleaseSubscriptions implements AutoCloseable {
 
 	private final Anchor anchor = new Anchor();
 
+	private final String anchorChannel;
+
 	private final ReentrantLock starting = new ReentrantLock();
 
 	/** Whether the subscription is up: Redis confirmed the anchor channel. */
@@ -60,6 +63,7 @@ final class ReleaseSubscriptions implements AutoCloseable {
 	 */
 	ReleaseSubscriptions(RedisConnectionFactory connectionFactory, String anchorChannel, Duration timeout) {
 		this.timeout = timeout;
+		this.anchorChannel = anchorChannel;
 		this.container.setConnectionFactory(connectionFactory);
 		// Listeners only signal a condition: no need for a thread per message.
 		this.container.setTaskExecutor(Runnable::run);
@@ -81,7 +85,7 @@ final class ReleaseSubscriptions implements AutoCloseable {
 		if (failure != null) {
 			unsubscribe(listener, channel);
 			throw new LockUnavailableException(
-					"Redis did not subscribe to the release channel " + channel.getTopic() + ": " + failure.getMessage(),
+					"Redis did not subscribe to the release channel " + channel.getTopic() + ": " + reason(failure),
 					failure);
 		}
 	}
@@ -94,7 +98,7 @@ final class ReleaseSubscriptions implements AutoCloseable {
 		call(() -> this.container.removeMessageListener(listener, channel)).whenComplete((done, failure) -> {
 			if (failure != null) {
 				logger.warn("Could not unsubscribe from the release channel " + channel.getTopic() + ": "
-						+ failure.getMessage());
+						+ reason(failure));
 			}
 		});
 	}
@@ -125,13 +129,19 @@ final class ReleaseSubscriptions implements AutoCloseable {
 			Throwable failure = await(confirmed);
 			if (failure != null) {
 				call(this.container::stop);
-				throw unavailable(channel, failure.getMessage());
+				throw unavailable(channel, "the subscription to " + this.anchorChannel
+						+ ", which keeps it open, failed: " + reason(failure));
 			}
 			this.listening = true;
 		}
 		finally {
 			this.starting.unlock();
 		}
+	}
+
+	/** Redis's own words (a denial names the command, NOPERM), not those of the wrappers around them. */
+	private static @Nullable String reason(Throwable failure) {
+		return NestedExceptionUtils.getMostSpecificCause(failure).getMessage();
 	}
 
 	private LockUnavailableException unavailable(ChannelTopic channel, @Nullable String why) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.baton.observation.TaskHandlingObservationConvention;
 import dev.baton.observation.TaskSchedulingObservationConvention;
+import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
@@ -71,6 +72,7 @@ public final class BatonQueueAutoConfiguration {
 		beanFactory.getBeanProvider(ObservationRegistry.class).ifUnique(builder::observationRegistry);
 		beanFactory.getBeanProvider(TaskSchedulingObservationConvention.class)
 			.ifUnique(builder::schedulingObservationConvention);
+		beanFactory.getBeanProvider(DeadLetterReason.class).ifUnique(builder::deadLetterReason);
 		return builder.build();
 	}
 
@@ -122,6 +124,7 @@ public final class BatonQueueAutoConfiguration {
 		beanFactory.getBeanProvider(ObservationRegistry.class).ifUnique(builder::observationRegistry);
 		beanFactory.getBeanProvider(TaskHandlingObservationConvention.class)
 			.ifUnique(builder::handlingObservationConvention);
+		beanFactory.getBeanProvider(DeadLetterReason.class).ifUnique(builder::deadLetterReason);
 		return builder.build();
 	}
 

@@ -7,6 +7,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -15,7 +16,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * Warns at start-up when Redis may evict keys: under any {@code maxmemory-policy} but
  * {@code noeviction}, Redis deletes keys when memory runs short, and queued tasks vanish without
  * a trace. Reads {@code INFO memory}, which managed services that disable {@code CONFIG} still
- * answer; runs on a thread of its own so that start-up never waits for Redis.
+ * answer; runs on a thread of its own so that start-up never waits for Redis. When Redis does not
+ * answer it (a user whose ACL denies {@code INFO}, or Redis down at start-up), says once what to
+ * check instead.
  */
 final class EvictionPolicyCheck implements SmartInitializingSingleton {
 
@@ -51,7 +54,11 @@ final class EvictionPolicyCheck implements SmartInitializingSingleton {
 			return policy;
 		}
 		catch (RuntimeException ex) {
-			logger.debug("Could not read Redis's maxmemory-policy", ex);
+			// Said once, as the check runs once: an ACL that denies INFO (-@dangerous) hides the risk.
+			logger.warn("Could not read Redis's maxmemory-policy (" + NestedExceptionUtils.getMostSpecificCause(ex).getMessage()
+					+ "): check that the Redis holding Baton's queues runs with maxmemory-policy noeviction. Baton "
+					+ "reads it with INFO memory; an ACL that denies INFO to Baton's user hides it, and +info allows it.");
+			logger.debug("Reading Redis's maxmemory-policy failed", ex);
 			return null;
 		}
 	}

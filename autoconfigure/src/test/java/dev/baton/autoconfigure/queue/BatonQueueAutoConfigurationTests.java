@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import dev.baton.queue.DeadLetter;
+import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.TaskContext;
@@ -37,6 +39,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -366,6 +369,25 @@ class BatonQueueAutoConfigurationTests {
 		return NestedExceptionUtils.getMostSpecificCause(failure);
 	}
 
+	@Test
+	void deadLetterReasonBeanMakesTheReasonsOfHandlerFailuresAndUnreadablePayloads(RedisServer server) {
+		redis(server).withUserConfiguration(RefundApplication.class).run((context) -> {
+			DelayQueue<Order> refunds = context.getBean(RedisDelayQueues.class).get("refunds", Order.class);
+			try (RedisDelayQueues writer = RedisDelayQueues
+				.builder(context.getBean(RedisConnectionFactory.class), JsonMapper.builder().build())
+				.build()) {
+				writer.get("refunds", String.class).schedule("poison", "IBAN DE44500105175407324931", Duration.ZERO);
+			}
+			refunds.schedule("r-1", new Order("r-1", 3), Duration.ZERO);
+
+			await().atMost(Duration.ofSeconds(10)).until(() -> refunds.deadLetters(10).size() == 2);
+			assertThat(refunds.deadLetters(10)).extracting(DeadLetter::reason)
+				.containsExactlyInAnyOrder("refund failed: IllegalStateException",
+						"Payload cannot be read as " + Order.class.getName() + ": refund failed: "
+								+ "MismatchedInputException");
+		});
+	}
+
 	private ApplicationContextRunner redis(RedisServer server) {
 		return this.contextRunner.withPropertyValues("spring.data.redis.host=" + server.host(),
 				"spring.data.redis.port=" + server.port());
@@ -416,6 +438,30 @@ class BatonQueueAutoConfigurationTests {
 
 		@DelayedTask(queue = "bad")
 		void handle(Order order, String other) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class RefundApplication {
+
+		@Bean
+		DeadLetterReason deadLetterReason() {
+			return (failure) -> "refund failed: " + failure.getClass().getSimpleName();
+		}
+
+		@Bean
+		RefundHandler refundHandler() {
+			return new RefundHandler();
+		}
+
+	}
+
+	static class RefundHandler {
+
+		@DelayedTask(queue = "refunds", maxAttempts = "1")
+		void handle(Order order) {
+			throw new IllegalStateException("Refund to DE44500105175407324931 failed");
 		}
 
 	}

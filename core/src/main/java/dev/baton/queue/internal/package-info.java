@@ -1,5 +1,6 @@
 /**
- * What the listener container needs from a queue implementation; not for applications.
+ * What the listener container needs from a queue implementation, and what both share; not for
+ * applications.
  */
 @NullMarked
 package dev.baton.queue.internal;

@@ -26,10 +26,12 @@ import dev.baton.observation.DefaultTaskHandlingObservationConvention;
 import dev.baton.observation.TaskHandlingContext;
 import dev.baton.observation.TaskHandlingContext.Outcome;
 import dev.baton.observation.TaskHandlingObservationConvention;
+import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.TaskContext;
 import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.queue.internal.ConsumableQueue.Claim;
+import dev.baton.queue.internal.SafeDeadLetterReason;
 import dev.baton.queue.listener.HandlerMetrics.StaleOperation;
 import io.micrometer.observation.Observation;
 import org.apache.commons.logging.Log;
@@ -101,6 +103,8 @@ final class DelayedTaskListenerContainer {
 
 	private final Acknowledger acknowledger;
 
+	private final DeadLetterReason deadLetterReason;
+
 	private final DeliveryLimit deliveryLimit;
 
 	/** Whether the last claim left due tasks behind; only the loop thread reads and writes it. */
@@ -153,8 +157,9 @@ final class DelayedTaskListenerContainer {
 
 	DelayedTaskListenerContainer(ConsumableQueue<Object> queue, DelayedTaskEndpoint endpoint, ListenerSettings settings,
 			Executor handlers, HandlerMetrics metrics,
-			ObservationSettings<TaskHandlingObservationConvention> observations) {
+			ObservationSettings<TaskHandlingObservationConvention> observations, DeadLetterReason deadLetterReason) {
 		this.queue = queue;
+		this.deadLetterReason = deadLetterReason;
 		this.endpoint = endpoint;
 		this.settings = settings;
 		this.adapter = new HandlerMethodAdapter(endpoint.bean(), endpoint.method());
@@ -654,7 +659,7 @@ final class DelayedTaskListenerContainer {
 				+ "' failed on its last attempt (" + delivery.attempt() + ")"
 				+ (this.endpoint.deadLetter() ? "; dead-lettered" : "; deleted"), ex);
 		if (this.endpoint.deadLetter()) {
-			delivery.deadLetter(ex.getClass().getName() + ": " + ex.getMessage());
+			delivery.deadLetter(SafeDeadLetterReason.of(this.deadLetterReason, ex));
 		}
 		else {
 			delivery.ack();

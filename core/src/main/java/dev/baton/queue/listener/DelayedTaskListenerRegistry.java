@@ -16,6 +16,7 @@ import java.util.function.Function;
 
 import dev.baton.internal.ObservationSettings;
 import dev.baton.observation.TaskHandlingObservationConvention;
+import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.internal.ConsumableQueue;
@@ -68,6 +69,8 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 	/** The longest a container waits for running handlers when stopping, whatever its settings. */
 	private final Duration maxShutdownWait;
 
+	private final DeadLetterReason deadLetterReason;
+
 	private final Map<String, DelayedTaskEndpoint> endpoints = new LinkedHashMap<>();
 
 	private final List<Runnable> onStop = new ArrayList<>();
@@ -89,6 +92,7 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		Duration wait = builder.shutdownPhaseTimeout.minus(DelayedTaskListenerContainer.HAND_BACK_TIMEOUT)
 			.minus(STOP_MARGIN);
 		this.maxShutdownWait = wait.isNegative() ? Duration.ZERO : wait;
+		this.deadLetterReason = builder.deadLetterReason;
 	}
 
 
@@ -217,7 +221,7 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		@SuppressWarnings("unchecked")
 		ConsumableQueue<Object> consumable = (ConsumableQueue<Object>) queue;
 		DelayedTaskListenerContainer container = new DelayedTaskListenerContainer(consumable, endpoint,
-				queueSettings, handlerExecutor(endpoint), this.metrics, this.observations);
+				queueSettings, handlerExecutor(endpoint), this.metrics, this.observations, this.deadLetterReason);
 		this.containers.add(container);
 		container.start();
 		warnIfShutdownIsCut(endpoint.queue(), queueSettings.shutdownTimeout());
@@ -282,6 +286,8 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		private @Nullable TaskHandlingObservationConvention handlingConvention;
 
 		private Duration shutdownPhaseTimeout = DEFAULT_SHUTDOWN_PHASE_TIMEOUT;
+
+		private DeadLetterReason deadLetterReason = DeadLetterReason.EXCEPTION_CLASS;
 
 		private Builder(DelayQueues queues) {
 			this.queues = queues;
@@ -366,6 +372,18 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		 */
 		public Builder shutdownPhaseTimeout(Duration shutdownPhaseTimeout) {
 			this.shutdownPhaseTimeout = shutdownPhaseTimeout;
+			return this;
+		}
+
+		/**
+		 * Set what a handler's last failure leaves as the reason of its dead letter. The default,
+		 * {@link DeadLetterReason#EXCEPTION_CLASS}, keeps no exception message: messages often
+		 * quote personal data, which would stay in Redis as long as the dead letter.
+		 * @param deadLetterReason the reason of each failure
+		 * @return this builder
+		 */
+		public Builder deadLetterReason(DeadLetterReason deadLetterReason) {
+			this.deadLetterReason = deadLetterReason;
 			return this;
 		}
 

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import dev.baton.queue.DeadLetter;
+import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.DeadLetterRetention;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
@@ -31,6 +32,7 @@ import dev.baton.observation.TaskSchedulingContext;
 import dev.baton.observation.TaskSchedulingObservationConvention;
 import io.micrometer.observation.Observation;
 import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.internal.SafeDeadLetterReason;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -87,6 +89,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private final PartitionRetention retention;
 
+	private final DeadLetterReason deadLetterReason;
+
 	private final WakeChannels wakeChannels;
 
 	private final TimedScripts timedScripts;
@@ -96,8 +100,10 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	private final ObservationSettings<TaskSchedulingObservationConvention> observations;
 
 	RedisDelayQueue(String name, QueuePartitions partitions, PayloadCodec<T> codec, Duration visibilityTimeout,
-			DeadLetterRetention deadLetterRetention, WakeChannels wakeChannels, TimedScripts timedScripts, QueueMetrics metrics,
+			DeadLetterRetention deadLetterRetention, DeadLetterReason deadLetterReason, WakeChannels wakeChannels,
+			TimedScripts timedScripts, QueueMetrics metrics,
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
+		this.deadLetterReason = deadLetterReason;
 		this.timedScripts = timedScripts;
 		this.observations = observations;
 		this.retention = PartitionRetention.of(deadLetterRetention, partitions.count());
@@ -488,12 +494,14 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			}
 			catch (JacksonException | IllegalArgumentException ex) {
 				// A poison payload would fail on every delivery: park it at once, with the error.
-				settleTokens(Settlement.DEAD, "Payload cannot be read: " + ex.getMessage(), partition,
-						List.of(id, meta.token()));
+				String reason = SafeDeadLetterReason.of(this.deadLetterReason, ex);
+				settleTokens(Settlement.DEAD, "Payload cannot be read as " + this.codec.type().getName() + ": " + reason,
+						partition, List.of(id, meta.token()));
 				this.metrics.unreadable(this.name);
+				// The reason, not the exception's message: that may quote the stored value.
 				this.unreadableLog.log(() -> "Task '" + id + "' of queue '" + this.name + "' has a payload that cannot "
 						+ "be read as " + this.codec.type().getName() + "; it was dead-lettered with its stored JSON "
-						+ "(see deadLetters() or the baton actuator endpoint): " + ex.getMessage());
+						+ "(see deadLetters() or the baton actuator endpoint): " + reason);
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import java.util.function.ToIntFunction;
 import dev.baton.internal.ObservationSettings;
 import dev.baton.internal.TimedScripts;
 import dev.baton.observation.TaskSchedulingObservationConvention;
+import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.DeadLetterRetention;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
@@ -60,6 +61,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 	private final Function<String, DeadLetterRetention> deadLetterRetention;
 
+	private final DeadLetterReason deadLetterReason;
+
 	private final Predicate<String> strictPayloads;
 
 	private final ToIntFunction<String> partitions;
@@ -77,6 +80,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 				builder.schedulingConvention);
 		this.known = builder.known;
 		this.deadLetterRetention = builder.deadLetterRetention;
+		this.deadLetterReason = builder.deadLetterReason;
 		this.strictPayloads = builder.strictPayloads;
 		this.partitions = builder.partitions;
 		this.maxPayloadSize = builder.maxPayloadSize;
@@ -128,8 +132,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
 		return new RedisDelayQueue<>(name, new QueuePartitions(this.keyPrefix, name, this.partitions.applyAsInt(name)),
 				new PayloadCodec<>(this.jsonMapper, payloadType, this.strictPayloads.test(name), this.maxPayloadSize),
-				this.visibilityTimeout, this.deadLetterRetention.apply(name), this.wakeChannels, this.timedScripts, metrics,
-				observations);
+				this.visibilityTimeout, this.deadLetterRetention.apply(name), this.deadLetterReason, this.wakeChannels,
+				this.timedScripts, metrics, observations);
 	}
 
 	/**
@@ -165,6 +169,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		private Predicate<String> known = (name) -> true;
 
 		private Function<String, DeadLetterRetention> deadLetterRetention = (name) -> DeadLetterRetention.DEFAULT;
+
+		private DeadLetterReason deadLetterReason = DeadLetterReason.EXCEPTION_CLASS;
 
 		private Predicate<String> strictPayloads = (name) -> false;
 
@@ -281,6 +287,20 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		 */
 		public Builder deadLetterRetention(Function<String, DeadLetterRetention> retention) {
 			this.deadLetterRetention = retention;
+			return this;
+		}
+
+		/**
+		 * Set what a payload that cannot be read leaves as the reason of its dead letter, after
+		 * {@code Payload cannot be read as <type>: }. The default,
+		 * {@link DeadLetterReason#EXCEPTION_CLASS}, keeps no exception message: Jackson's quote the
+		 * value they could not read, personal data that would stay in Redis as long as the dead
+		 * letter.
+		 * @param deadLetterReason the reason of each failure to read
+		 * @return this builder
+		 */
+		public Builder deadLetterReason(DeadLetterReason deadLetterReason) {
+			this.deadLetterReason = deadLetterReason;
 			return this;
 		}
 

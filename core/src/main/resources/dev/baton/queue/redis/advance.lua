@@ -34,10 +34,10 @@ for n, id in ipairs(ids) do
 	scores[#scores + 1] = member
 end
 if #scores > 0 then
+	redis.call('PUBLISH', KEYS[3], 'wake')
 	callInSlices('ZADD', KEYS[1], scores)
 	if #metas > 0 then
 		callInSlices('HSET', KEYS[2], metas)
 	end
-	redis.call('PUBLISH', KEYS[3], 'wake')
 end
 return {redis.call('ZCOUNT', KEYS[1], '-inf', now)}

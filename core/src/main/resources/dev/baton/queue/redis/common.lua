@@ -1,4 +1,7 @@
 -- Functions the queue scripts share; QueueScript loads this file in front of each script.
+-- Scripts that publish a wake-up publish before they write anything: Redis does not undo a
+-- script's writes when a later command fails, so a user denied the wake channel gets an error
+-- from a call that changed nothing, and can retry it without storing a task twice.
 
 -- Runs a command whose arguments come in groups (ids, or score-member and field-value pairs) in
 -- slices that stay below Lua's limit on unpacked values.

@@ -14,15 +14,15 @@ end
 local scheduled = string.match(redis.call('HGET', KEYS[8], id), '^%d+|(%d+)|')
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local member = string.format('%016.0f', reserveSequence(KEYS[4], 1, time) + 1)
 local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if head[2] == nil or now < tonumber(head[2]) then
+	redis.call('PUBLISH', KEYS[5], 'wake')
+end
+local member = string.format('%016.0f', reserveSequence(KEYS[4], 1, time) + 1)
 redis.call('HSET', KEYS[2], id, payload)
 redis.call('HSET', KEYS[3], id, formatMeta(scheduled, now, 0, 0, member, ''))
 redis.call('ZADD', KEYS[1], string.format('%.0f', now), member .. id)
 redis.call('ZREM', KEYS[6], id)
 redis.call('HDEL', KEYS[7], id)
 redis.call('HDEL', KEYS[8], id)
-if head[2] == nil or now < tonumber(head[2]) then
-	redis.call('PUBLISH', KEYS[5], 'wake')
-end
 return 1

@@ -11,17 +11,23 @@ if not meta then
 	return 0
 end
 local scheduled, _, attempt, token, member, trace = parseMeta(meta)
-if redis.call('ZREM', KEYS[1], member .. id) == 0 then
+if not redis.call('ZSCORE', KEYS[1], member .. id) then
 	return 0
 end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local due = now + tonumber(ARGV[2])
-member = string.format('%016.0f', reserveSequence(KEYS[3], 1, time) + 1)
-local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-redis.call('HSET', KEYS[2], id, formatMeta(scheduled, due, attempt, token, member, trace))
-redis.call('ZADD', KEYS[1], string.format('%.0f', due), member .. id)
-if head[2] == nil or due < tonumber(head[2]) then
+-- The earliest other waiting task: the first, or the second when the first is this one.
+local head = redis.call('ZRANGE', KEYS[1], 0, 1, 'WITHSCORES')
+local earliest = head[2]
+if head[1] == member .. id then
+	earliest = head[4]
+end
+if earliest == nil or due < tonumber(earliest) then
 	redis.call('PUBLISH', KEYS[4], 'wake')
 end
+redis.call('ZREM', KEYS[1], member .. id)
+member = string.format('%016.0f', reserveSequence(KEYS[3], 1, time) + 1)
+redis.call('HSET', KEYS[2], id, formatMeta(scheduled, due, attempt, token, member, trace))
+redis.call('ZADD', KEYS[1], string.format('%.0f', due), member .. id)
 return 1

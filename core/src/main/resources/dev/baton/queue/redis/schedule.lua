@@ -16,42 +16,53 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local earliest = head[2] and tonumber(head[2])
 local relative = ARGV[1] == 'delay'
--- Reserve one sequence number per task up front (ids that turn out to be taken leave gaps).
-local taskCount = (#ARGV - 2) / 3
-local sequence = reserveSequence(KEYS[4], taskCount, time)
-local wake = false
-local metas = {}
-local waiting = {}
+-- First only read: which tasks are new (an id may also be taken by an earlier task of this call),
+-- and whether one falls due first, so that the wake-up goes out before anything is written.
+local taken = {}
+local new = {}
+local dues = {}
 local results = {}
-local trace = ARGV[2]
+local wake = false
 for i = 3, #ARGV, 3 do
 	local id = ARGV[i]
-	if redis.call('HSETNX', KEYS[2], id, ARGV[i + 1]) == 1 then
+	if taken[id] or redis.call('HEXISTS', KEYS[2], id) == 1 then
+		results[#results + 1] = 0
+	else
+		taken[id] = true
 		local due = tonumber(ARGV[i + 2])
 		if relative then
 			due = now + due
 		end
-		sequence = sequence + 1
-		local member = string.format('%016.0f', sequence)
-		local dueText = string.format('%.0f', due)
-		metas[#metas + 1] = id
-		metas[#metas + 1] = formatMeta(now, due, 0, 0, member, trace)
-		waiting[#waiting + 1] = dueText
-		waiting[#waiting + 1] = member .. id
+		new[#new + 1] = i
+		dues[#dues + 1] = due
 		if earliest == nil or due < earliest then
 			wake = true
 			earliest = due
 		end
 		results[#results + 1] = 1
-	else
-		results[#results + 1] = 0
 	end
-end
-if #metas > 0 then
-	callInSlices('HSET', KEYS[3], metas)
-	callInSlices('ZADD', KEYS[1], waiting)
 end
 if wake then
 	redis.call('PUBLISH', KEYS[5], 'wake')
+end
+if #new > 0 then
+	local sequence = reserveSequence(KEYS[4], #new, time)
+	local trace = ARGV[2]
+	local payloads = {}
+	local metas = {}
+	local waiting = {}
+	for n, i in ipairs(new) do
+		local id = ARGV[i]
+		local member = string.format('%016.0f', sequence + n)
+		payloads[#payloads + 1] = id
+		payloads[#payloads + 1] = ARGV[i + 1]
+		metas[#metas + 1] = id
+		metas[#metas + 1] = formatMeta(now, dues[n], 0, 0, member, trace)
+		waiting[#waiting + 1] = string.format('%.0f', dues[n])
+		waiting[#waiting + 1] = member .. id
+	end
+	callInSlices('HSET', KEYS[2], payloads)
+	callInSlices('HSET', KEYS[3], metas)
+	callInSlices('ZADD', KEYS[1], waiting)
 end
 return results

@@ -17,21 +17,32 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local action = ARGV[1]
 local argument = ARGV[2]
 local requeues = action == 'retry' or action == 'handback'
-local earliest, sequence
-if requeues then
-	local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-	earliest = head[2] and tonumber(head[2])
-end
-if action == 'retry' then
-	-- One number per delivery; stale ones leave gaps
-	sequence = reserveSequence(KEYS[5], (#ARGV - 2) / 2, time)
-end
 local ids = {}
 for i = 3, #ARGV, 2 do
 	ids[#ids + 1] = ARGV[i]
 end
 local metas = hmgetInSlices(KEYS[3], ids)
-local wake = false
+if requeues then
+	-- The wake-up goes out before anything is written, if a delivery whose token matches falls due
+	-- first: one that turns out stale (no longer in flight) only wakes a consumer for nothing.
+	local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+	local earliest = head[2] and tonumber(head[2])
+	for n, meta in ipairs(metas) do
+		local _, due, _, token = parseMeta(meta or '')
+		if token == ARGV[n * 2 + 2] then
+			local requeuedAt = (action == 'retry') and now + tonumber(argument) or tonumber(due)
+			if earliest == nil or requeuedAt < earliest then
+				redis.call('PUBLISH', KEYS[6], 'wake')
+				break
+			end
+		end
+	end
+end
+local sequence
+if action == 'retry' then
+	-- One number per delivery; stale ones leave gaps
+	sequence = reserveSequence(KEYS[5], (#ARGV - 2) / 2, time)
+end
 local deleted = {}
 local results = {}
 for n, id in ipairs(ids) do
@@ -67,18 +78,11 @@ for n, id in ipairs(ids) do
 		end
 		redis.call('HSET', KEYS[3], id, formatMeta(scheduled, due, attempt, token, member, trace))
 		redis.call('ZADD', KEYS[1], string.format('%.0f', due), member .. id)
-		if earliest == nil or due < earliest then
-			wake = true
-			earliest = due
-		end
 	end
 	results[n] = current and 1 or 0
 end
 if #deleted > 0 then
 	callInSlices('HDEL', KEYS[2], deleted)
 	callInSlices('HDEL', KEYS[3], deleted)
-end
-if wake then
-	redis.call('PUBLISH', KEYS[6], 'wake')
 end
 return results

@@ -113,7 +113,8 @@ class DelayedTaskListenerContainerFaultTests {
 		assertThat(handler.ids).containsExactlyInAnyOrder("good-1", "good-2");
 		assertThat(queue.deadLetters(10)).singleElement().satisfies((dead) -> {
 			assertThat(dead.id()).isEqualTo("bad-1");
-			assertThat(dead.reason()).contains("refusing bad-1");
+			assertThat(dead.reason()).isEqualTo("Payload cannot be read as " + Fragile.class.getName()
+					+ ": java.lang.IllegalArgumentException, caused by java.lang.IllegalStateException");
 		});
 	}
 

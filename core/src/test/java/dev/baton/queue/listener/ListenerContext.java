@@ -36,18 +36,24 @@ final class ListenerContext implements AutoCloseable {
 	 */
 	ListenerContext(RedisConnectionFactory connectionFactory, UnaryOperator<DelayQueues> consumedThrough,
 			Function<String, ListenerSettings> settings, Object... handlers) {
-		this(connectionFactory, consumedThrough, settings, null, handlers);
+		this(connectionFactory, consumedThrough, settings, null, UnaryOperator.identity(), handlers);
 	}
 
 	/** A context whose queues and containers record observations in {@code observations}. */
 	ListenerContext(RedisConnectionFactory connectionFactory, ObservationRegistry observations,
 			Function<String, ListenerSettings> settings, Object... handlers) {
-		this(connectionFactory, UnaryOperator.identity(), settings, observations, handlers);
+		this(connectionFactory, UnaryOperator.identity(), settings, observations, UnaryOperator.identity(), handlers);
+	}
+
+	/** A context whose registry is built with the customizer's settings too. */
+	ListenerContext(RedisConnectionFactory connectionFactory, Function<String, ListenerSettings> settings,
+			UnaryOperator<DelayedTaskListenerRegistry.Builder> registryCustomizer, Object... handlers) {
+		this(connectionFactory, UnaryOperator.identity(), settings, null, registryCustomizer, handlers);
 	}
 
 	private ListenerContext(RedisConnectionFactory connectionFactory, UnaryOperator<DelayQueues> consumedThrough,
 			Function<String, ListenerSettings> settings, @Nullable ObservationRegistry observations,
-			Object... handlers) {
+			UnaryOperator<DelayedTaskListenerRegistry.Builder> registryCustomizer, Object... handlers) {
 		RedisDelayQueues.Builder queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build());
 		if (observations != null) {
 			queues.observationRegistry(observations);
@@ -61,7 +67,7 @@ final class ListenerContext implements AutoCloseable {
 			registry.observationRegistry(observations);
 		}
 		this.context.registerBean(DelayedTaskAnnotationBeanPostProcessor.class);
-		this.context.registerBean(DelayedTaskListenerRegistry.class, registry::build);
+		this.context.registerBean(DelayedTaskListenerRegistry.class, () -> registryCustomizer.apply(registry).build());
 		for (Object handler : handlers) {
 			registerHandler(handler);
 		}

@@ -148,6 +148,36 @@ class RedisDelayQueueDeadLetterTests extends OrderQueueTests {
 	}
 
 	@Test
+	void poisonPayloadsReasonNamesTheExceptionNotTheValue() {
+		this.queues.get("orders", String.class).schedule("poison", "IBAN DE44500105175407324931", Duration.ZERO);
+
+		assertThat(this.queue.poll(10)).isEmpty();
+
+		assertThat(this.queue.deadLetters(1)).singleElement()
+			.satisfies((dead) -> assertThat(dead.reason()).doesNotContain("DE44")
+				.matches("Payload cannot be read as dev\\.baton\\.queue\\.redis\\.Order: tools\\.jackson\\.\\S+Exception"));
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void poisonPayloadIsDeadLetteredWithTheExceptionClassWhenTheReasonHookFails(RedisConnectionFactory connectionFactory) {
+		this.queues.get("orders", String.class).schedule("poison", "not an order", Duration.ZERO);
+		try (RedisDelayQueues hooked = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
+			.deadLetterReason((failure) -> {
+				throw new UnsupportedOperationException("hook broken");
+			})
+			.build()) {
+			ConsumableQueue<Order> orders = (ConsumableQueue<Order>) hooked.get("orders", Order.class);
+
+			assertThat(orders.poll(10)).isEmpty();
+
+			assertThat(orders.deadLetters(1)).singleElement()
+				.satisfies((dead) -> assertThat(dead.reason()).startsWith("Payload cannot be read as "
+						+ Order.class.getName() + ": tools.jackson."));
+		}
+	}
+
+	@Test
 	void poisonPayloadGoesToDeadLettersAtOnceAndIsNotLost() {
 		DelayQueue<String> writer = this.queues.get("orders", String.class);
 		writer.schedule("poison", "not an order", Duration.ZERO);
