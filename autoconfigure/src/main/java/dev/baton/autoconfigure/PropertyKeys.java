@@ -17,7 +17,7 @@ import org.springframework.core.ResolvableType;
  * in configuration spelling ({@code lease-time}, {@code replica-acknowledgement.replicas},
  * {@code queues.*.concurrency} with {@code *} for a map key), and the one closest to a typo.
  */
-final class PropertyKeys {
+public final class PropertyKeys {
 
 	/** Most single-character edits between a typo and the key it is taken for. */
 	private static final int MAX_DISTANCE = 2;
@@ -38,7 +38,7 @@ final class PropertyKeys {
 	 * @param unknown a key that is not one of them, relative to the same prefix
 	 * @return the closest, or {@code null} if none is within {@value #MAX_DISTANCE} edits
 	 */
-	static @Nullable String closest(List<String> known, String unknown) {
+	public static @Nullable String closest(List<String> known, String unknown) {
 		String[] elements = unknown.split("\\.");
 		@Nullable String best = null;
 		int bestDistance = MAX_DISTANCE + 1;

@@ -20,7 +20,8 @@ final class QueueChecks {
 
 	static final String BOUNDED = "queue calls give up after baton.queue.command-timeout";
 
-	private static final int MAX_DEAD_LETTERS = 10_000;
+	/** As many as one read may ask for; a run dead-letters far fewer. */
+	private static final int MAX_DEAD_LETTERS = DelayQueue.MAX_PEEK;
 
 	private final TaskLedger ledger;
 

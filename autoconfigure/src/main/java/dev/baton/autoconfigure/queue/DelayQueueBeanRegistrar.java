@@ -2,8 +2,10 @@ package dev.baton.autoconfigure.queue;
 
 import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
+import dev.baton.autoconfigure.PropertyKeys;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.annotation.DelayedTask;
@@ -57,8 +59,10 @@ final class DelayQueueBeanRegistrar implements BeanDefinitionRegistryPostProcess
 			Class<?> declared = queue.getPayloadType();
 			Class<?> handled = payloadTypes.get(name);
 			if (declared == null && handled == null) {
-				throw new IllegalStateException("Queue '" + name + "' is declared under baton.queue.queues." + name
-						+ " but has no payload-type and no @DelayedTask handler to take it from");
+				String closest = PropertyKeys.closest(List.copyOf(payloadTypes.keySet()), name);
+				throw new InvalidQueueSettingException(name, "baton.queue.queues." + name,
+						"is declared but has no payload-type and no @DelayedTask handler to take it from"
+								+ ((closest != null) ? "; did you mean '" + closest + "', which has a handler?" : ""));
 			}
 			if (declared != null && handled != null && !declared.equals(handled)) {
 				throw new IllegalStateException("Queue '" + name + "' is declared with payload-type "

@@ -9,8 +9,8 @@ final class InvalidQueueSettingFailureAnalyzer extends AbstractFailureAnalyzer<I
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidQueueSettingException cause) {
 		return new FailureAnalysis(cause.getMessage(), "Change '" + cause.getProperty()
-				+ "' in the application's configuration (properties or YAML files, environment variables) to a value "
-				+ "in range. The delayed-tasks guide lists every baton.queue property with its range.", cause);
+				+ "' in the application's configuration (properties or YAML files, environment variables). The "
+				+ "delayed-tasks guide lists every baton.queue property with its range.", cause);
 	}
 
 }

@@ -46,9 +46,21 @@ class MismatchedDelayQueueTests {
 		assertThat(report).contains("'payment-timeout' (java.lang.Long)");
 	}
 
-	private static void start(RedisServer server, Class<?> producer) {
+	@Test
+	void aDeclaredQueueNameCloseToAHandledOneIsExplained(RedisServer server, CapturedOutput output) {
+		assertThatException().isThrownBy(() -> start(server, PaymentTimeouts.class,
+				"baton.queue.queues.payment-timeot.concurrency=2"));
+
+		String report = output.getAll().substring(output.getAll().lastIndexOf("APPLICATION FAILED TO START"));
+		assertThat(report).contains("baton.queue.queues.payment-timeot")
+			.contains("did you mean 'payment-timeout'")
+			.doesNotContain("\tat ");
+	}
+
+	private static void start(RedisServer server, Class<?> producer, String... properties) {
 		new SpringApplicationBuilder(App.class, producer).web(WebApplicationType.NONE)
 			.properties("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port())
+			.properties(properties)
 			.run();
 	}
 
