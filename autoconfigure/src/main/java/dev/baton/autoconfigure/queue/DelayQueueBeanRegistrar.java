@@ -62,7 +62,8 @@ final class DelayQueueBeanRegistrar implements BeanDefinitionRegistryPostProcess
 				String closest = PropertyKeys.closest(List.copyOf(payloadTypes.keySet()), name);
 				throw new InvalidQueueSettingException(name, "baton.queue.queues." + name,
 						"is declared but has no payload-type and no @DelayedTask handler to take it from"
-								+ ((closest != null) ? "; did you mean '" + closest + "', which has a handler?" : ""));
+								+ ((closest != null) ? "; did you mean '" + closest + "', which has a handler?" : ""),
+						null);
 			}
 			if (declared != null && handled != null && !declared.equals(handled)) {
 				throw new IllegalStateException("Queue '" + name + "' is declared with payload-type "
