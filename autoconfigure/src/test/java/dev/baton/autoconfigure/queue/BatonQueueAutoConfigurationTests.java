@@ -189,7 +189,7 @@ class BatonQueueAutoConfigurationTests {
 	void failsAtStartupForDeclaredQueueWithoutPayloadType() {
 		this.contextRunner.withPropertyValues("baton.queue.queues.lonely.visibility-timeout=10s")
 			.run((context) -> assertThat(mostSpecificCause(context.getStartupFailure()))
-				.hasMessageContaining("Queue 'lonely' is declared under baton.queue.queues.lonely")
+				.hasMessageContaining("Invalid setting of queue 'lonely': baton.queue.queues.lonely is declared")
 				.hasMessageContaining("no payload-type"));
 	}
 
