@@ -2,19 +2,12 @@ package dev.baton.lock;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -78,18 +71,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 
 	private final Duration leaseTime;
 
-	private final Consumer<LockLostEvent> lockLostListener;
-
-	/** Runs the lock-lost listener, so that a slow or failing listener cannot hold up renewals. */
-	private final ExecutorService events = Executors.newSingleThreadExecutor((task) -> {
-		Thread thread = new Thread(task, "baton-lock-events");
-		thread.setDaemon(true);
-		return thread;
-	});
-
 	private final int maxNameLength;
-
-	private final List<CompletableFuture<Void>> releaseAwaited = new ArrayList<>();
 
 	private final LockMetrics metrics;
 
@@ -102,10 +84,9 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 
 	private final AtomicLong acquisitions = new AtomicLong();
 
-	private final Set<RedisLockLease> held = ConcurrentHashMap.newKeySet();
+	private final HeldLeases held = new HeldLeases();
 
-	/** Acquisitions under way: each may still be granted a lease, by Redis or by a holder's hand-off. */
-	private final AtomicInteger acquiring = new AtomicInteger();
+	private final LossReports lossReports;
 
 	private final ThreadHolds threadHolds = new ThreadHolds();
 
@@ -124,16 +105,16 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 				builder.replicaTimeout, this.metrics);
 		this.keyPrefix = builder.keyPrefix;
 		this.leaseTime = builder.leaseTime;
-		this.lockLostListener = builder.lockLostListener;
 		this.maxNameLength = builder.maxNameLength;
 		this.metricGroups = new MetricGroups(builder.maxMetricGroups);
 		this.observations = new ObservationSettings<>(
 				ObservationSettings.registry(builder.observationRegistry, builder.meterRegistry),
 				builder.acquisitionConvention);
+		this.lossReports = new LossReports(builder.lockLostListener, this.metrics, this.metricGroups);
 		this.metrics.activeLocks(this.held::size);
 		this.waiters = new LockWaiters(builder.connectionFactory, this.commands, this.ownerPrefix, this.keyPrefix);
 		this.releaseRetries = new ReleaseRetries();
-		this.watchdog = new LockWatchdog(this.commands, this.leaseTime, () -> this.held, this::lost, this::forget);
+		this.watchdog = new LockWatchdog(this.commands, this.leaseTime, this.held::leases, this::lost, this::forget);
 	}
 
 
@@ -178,7 +159,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	 */
 	@Nullable RedisLockLease acquire(LockRequest request, boolean interruptible) throws InterruptedException {
 		checkName(request.name());
-		this.acquiring.incrementAndGet();
+		this.held.acquiring();
 		try {
 			requireOpen(request.name());
 			RedisLockLease lease = acquireObserved(request, interruptible);
@@ -190,8 +171,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 			return lease;
 		}
 		finally {
-			this.acquiring.decrementAndGet();
-			completeReleaseAwaitedIfIdle();
+			this.held.acquired();
 		}
 	}
 
@@ -326,7 +306,6 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	private void forget(RedisLockLease lease) {
 		if (this.held.remove(lease)) {
 			this.metrics.held(this.metricGroups.tag(lease.group()), lease.heldNanos());
-			completeReleaseAwaitedIfIdle();
 		}
 	}
 
@@ -364,26 +343,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	}
 
 	private void reportLost(RedisLockLease lease, String how) {
-		long token = lease.issuedToken();
-		logger.warn("Lost lock '" + lease.name() + "' ("
-				+ ((token != 0) ? "fencing token " + token : "no fencing token issued") + "): " + how);
-		this.metrics.lost(this.metricGroups.tag(lease.group()));
-		LockLostEvent event = new LockLostEvent(lease.name(), lease.group(), token);
-		Runnable notification = () -> {
-			try {
-				this.lockLostListener.accept(event);
-			}
-			catch (Throwable ex) {
-				logger.error("Lock-lost listener failed for " + event, ex);
-			}
-		};
-		try {
-			this.events.execute(notification);
-		}
-		catch (RejectedExecutionException ex) {
-			// Closed: the holder still learns of its loss, on its own thread.
-			notification.run();
-		}
+		this.lossReports.lost(lease, how);
 	}
 
 	/**
@@ -394,25 +354,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	 * @return a future that completes when nothing is held
 	 */
 	public CompletableFuture<Void> allReleased() {
-		CompletableFuture<Void> released = new CompletableFuture<>();
-		synchronized (this.releaseAwaited) {
-			this.releaseAwaited.add(released);
-		}
-		completeReleaseAwaitedIfIdle();
-		return released;
-	}
-
-	private void completeReleaseAwaitedIfIdle() {
-		// Held is read after acquiring: an acquisition adds its lease before it stops counting.
-		if (this.acquiring.get() != 0 || !this.held.isEmpty()) {
-			return;
-		}
-		List<CompletableFuture<Void>> awaited;
-		synchronized (this.releaseAwaited) {
-			awaited = List.copyOf(this.releaseAwaited);
-			this.releaseAwaited.clear();
-		}
-		awaited.forEach((future) -> future.complete(null));
+		return this.held.allReleased();
 	}
 
 	/**
@@ -420,7 +362,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	 * @return a snapshot, in no particular order
 	 */
 	public List<HeldLock> heldLocks() {
-		return this.held.stream().map(RedisLockLease::describe).toList();
+		return this.held.leases().stream().map(RedisLockLease::describe).toList();
 	}
 
 	/** How many leases this manager holds now. */
@@ -484,7 +426,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 			logger.info("Lock manager closed while " + this.held.size() + " lock(s) were still held by running code; "
 					+ "they expire with their lease: " + this.held);
 		}
-		this.events.shutdown();
+		this.lossReports.close();
 		this.releaseRetries.close();
 		this.waiters.close();
 		this.commands.close();
