@@ -71,6 +71,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private final QueuePartitions partitions;
 
+	private final PartitionLayout layout;
+
 	/** Which partition a claim asks first, so that claims go round the partitions. */
 	private final AtomicInteger claimRotation = new AtomicInteger();
 
@@ -91,7 +93,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private final ObservationSettings<TaskSchedulingObservationConvention> observations;
 
-	RedisDelayQueue(String name, QueuePartitions partitions, PayloadCodec<T> codec, Duration visibilityTimeout,
+	RedisDelayQueue(String name, QueuePartitions partitions, PartitionLayout layout, PayloadCodec<T> codec,
+			Duration visibilityTimeout,
 			DeadLetterRetention deadLetterRetention, WakeChannels wakeChannels, TimedScripts timedScripts, QueueMetrics metrics,
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
 		this.timedScripts = timedScripts;
@@ -99,6 +102,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		this.retention = PartitionRetention.of(deadLetterRetention, partitions.count());
 		this.name = name;
 		this.partitions = partitions;
+		this.layout = layout;
 		this.codec = codec;
 		this.visibilityTimeout = visibilityTimeout;
 		this.wakeChannels = wakeChannels;
@@ -138,7 +142,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		String json = this.codec.write(checkedId, Validate.payload(payload));
 		List<Object> reply = observeScheduling(List.of(checkedId), (trace) -> call(QueueScript.SCHEDULE,
 				"schedule task '" + checkedId + "'", this.partitions.forId(checkedId).forSchedule(),
-				List.of(mode, trace, checkedId, json, time)));
+				placing(mode, trace, checkedId, json, time)));
 		boolean scheduled = isOne(reply.get(0));
 		if (scheduled) {
 			this.metrics.scheduled(this.name, 1);
@@ -185,12 +189,13 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 				List<Integer> indexes = partition.getValue();
 				if (from < indexes.size()) {
 					List<Integer> batch = indexes.subList(from, Math.min(indexes.size(), from + SCHEDULE_BATCH));
-					List<String> args = new ArrayList<>(batch.size() * 3 + 2);
+					List<String> args = new ArrayList<>(batch.size() * 3 + 3);
 					args.add("delay");
 					args.add(trace);
 					for (int index : batch) {
 						args.addAll(triples.subList(index * 3, index * 3 + 3));
 					}
+					args.add(count());
 					calls.add(new PartitionCall(partition.getKey().forSchedule(), args));
 					batches.add(batch);
 				}
@@ -198,7 +203,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			if (calls.isEmpty()) {
 				break;
 			}
-			List<TimedScripts.Reply> replies = runEach(QueueScript.SCHEDULE, what, calls);
+			List<TimedScripts.Reply> replies = placed(calls, (placing) -> runEach(QueueScript.SCHEDULE, what, placing));
 			RuntimeException failure = null;
 			for (int call = 0; call < calls.size(); call++) {
 				try {
@@ -265,7 +270,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public boolean reschedule(String id, Duration delay) {
-		List<String> args = List.of(Validate.id(id), Validate.delayMillis(delay));
+		List<String> args = placing(Validate.id(id), Validate.delayMillis(delay));
 		return isOne(call(QueueScript.RESCHEDULE, "reschedule task '" + id + "'", this.partitions.forId(id).forReschedule(),
 				args).get(0));
 	}
@@ -284,14 +289,14 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	public boolean cancel(String id) {
 		String checkedId = Validate.id(id);
 		return isOne(call(QueueScript.CANCEL, "cancel task '" + checkedId + "'", this.partitions.forId(checkedId).forCancel(),
-				List.of(checkedId)).get(0));
+				placing(checkedId)).get(0));
 	}
 
 	@Override
 	public Optional<ScheduledTask<T>> find(String id) {
 		String checkedId = Validate.id(id);
 		List<Object> reply = call(QueueScript.FIND, "find task '" + checkedId + "'",
-				this.partitions.forId(checkedId).forFind(), List.of(checkedId));
+				this.partitions.forId(checkedId).forFind(), placing(checkedId));
 		if (reply.isEmpty()) {
 			return Optional.empty();
 		}
@@ -414,10 +419,11 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		for (int i = 0; i < partitions.size(); i++) {
 			int share = wanted / partitions.size() + ((i < wanted % partitions.size()) ? 1 : 0);
 			calls.add(new PartitionCall(partitions.get(i).forClaim(), List.of(Integer.toString(share), timeoutMillis,
-					Integer.toString(REQUEUE_BATCH), this.retention.argument(), Integer.toString(RETENTION_BATCH))));
+					Integer.toString(REQUEUE_BATCH), this.retention.argument(), Integer.toString(RETENTION_BATCH),
+					count())));
 		}
 		String what = "claim tasks of queue '" + this.name + "'";
-		List<TimedScripts.Reply> replies = runEach(QueueScript.CLAIM, what, calls);
+		List<TimedScripts.Reply> replies = placed(calls, (placing) -> runEach(QueueScript.CLAIM, what, placing));
 		for (int i = 0; i < replies.size(); i++) {
 			try {
 				List<Object> reply = replyOf(what, replies.get(i));
@@ -650,14 +656,14 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	public boolean redrive(String id) {
 		String checkedId = Validate.id(id);
 		return isOne(call(QueueScript.REDRIVE, "redrive task '" + checkedId + "'",
-				this.partitions.forId(checkedId).forRedrive(), List.of(checkedId)).get(0));
+				this.partitions.forId(checkedId).forRedrive(), placing(checkedId)).get(0));
 	}
 
 	@Override
 	public boolean purgeDeadLetter(String id) {
 		String checkedId = Validate.id(id);
 		return isOne(call(QueueScript.PURGE_DEAD_LETTER, "purge dead letter '" + checkedId + "'",
-				this.partitions.forId(checkedId).forDeadLetters(), List.of(checkedId)).get(0));
+				this.partitions.forId(checkedId).forPurgeDeadLetter(), placing(checkedId)).get(0));
 	}
 
 	/**
@@ -689,8 +695,52 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	 */
 	private List<Object> call(QueueScript script, String what, List<String> keys, List<String> args) {
 		String fullWhat = what + " of queue '" + this.name + "'";
-		return replyOf(fullWhat,
-				this.timedScripts.evalAll(fullWhat, List.of(new PartitionCall(keys, args).of(script))).get(0));
+		return replyOf(fullWhat, placed(List.of(new PartitionCall(keys, args)), (placing) -> this.timedScripts
+			.evalAll(fullWhat, placing.stream().map((call) -> call.of(script)).toList())).get(0));
+	}
+
+	/** The arguments of a script that places by id, followed by the partition count it places with. */
+	private List<String> placing(String... args) {
+		List<String> all = new ArrayList<>(List.of(args));
+		all.add(count());
+		return all;
+	}
+
+	private String count() {
+		return Integer.toString(this.partitions.count());
+	}
+
+	/**
+	 * Runs the calls and, if a partition refused some because another partition count is
+	 * recorded (a new queue, a queue recorded by an older version, or a count changed since this
+	 * instance checked), checks the count, recording it for a new queue, and runs those once more.
+	 * A check that fails becomes the reply of the refused calls: a
+	 * {@link PartitionCountChangeException} if the count differs.
+	 */
+	private List<TimedScripts.Reply> placed(List<PartitionCall> calls,
+			Function<List<PartitionCall>, List<TimedScripts.Reply>> run) {
+		List<TimedScripts.Reply> replies = new ArrayList<>(run.apply(calls));
+		List<Integer> refused = new ArrayList<>();
+		for (int i = 0; i < replies.size(); i++) {
+			if (replies.get(i).failure() != null && PartitionLayout.isRefusal(replies.get(i).failure())) {
+				refused.add(i);
+			}
+		}
+		if (refused.isEmpty()) {
+			return replies;
+		}
+		try {
+			this.layout.check();
+		}
+		catch (RuntimeException ex) {
+			refused.forEach((i) -> replies.set(i, new TimedScripts.Reply(null, ex, false)));
+			return replies;
+		}
+		List<TimedScripts.Reply> again = run.apply(refused.stream().map(calls::get).toList());
+		for (int i = 0; i < refused.size(); i++) {
+			replies.set(refused.get(i), again.get(i));
+		}
+		return replies;
 	}
 
 	/**
@@ -715,8 +765,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	 * @throws RuntimeException the failure: as Spring Data Redis translated it, or wrapped
 	 */
 	private List<Object> replyOf(String what, TimedScripts.Reply reply) {
-		if (reply.failure() instanceof DataAccessException ex) {
-			throw ex;
+		if (reply.failure() instanceof DataAccessException || reply.failure() instanceof PartitionCountChangeException) {
+			throw (RuntimeException) reply.failure();
 		}
 		List<?> value = (List<?>) this.timedScripts.value(what, reply);
 		List<Object> strings = new ArrayList<>(value.size());
