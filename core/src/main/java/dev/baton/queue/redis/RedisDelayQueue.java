@@ -6,10 +6,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -30,6 +32,7 @@ import dev.baton.observation.TaskSchedulingContext;
 import dev.baton.observation.TaskSchedulingObservationConvention;
 import io.micrometer.observation.Observation;
 import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.internal.PartialSettlementException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -76,6 +79,9 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	/** Which partition a claim asks first, so that claims go round the partitions. */
 	private final AtomicInteger claimRotation = new AtomicInteger();
 
+	/** The partitions that claims leave out for a while since they failed. */
+	private final PartitionRests rests;
+
 	/** Whether the last claim got all it asked for: the queue has a backlog. */
 	private volatile boolean lastClaimFull;
 
@@ -107,6 +113,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		this.visibilityTimeout = visibilityTimeout;
 		this.wakeChannels = wakeChannels;
 		this.metrics = metrics;
+		this.rests = new PartitionRests(roundWait());
 	}
 
 	@Override
@@ -387,7 +394,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		int first = Math.floorMod(this.claimRotation.getAndIncrement(), all.size());
 		List<QueueKeys> rotated = new ArrayList<>(all.subList(first, all.size()));
 		rotated.addAll(all.subList(0, first));
-		boolean backlog = this.lastClaimFull && all.size() > 1;
+		rotated = this.rests.askable(rotated);
+		boolean backlog = this.lastClaimFull && rotated.size() > 1;
 		PartitionClaims claims = new PartitionClaims();
 		List<QueueKeys> asked = backlog ? rotated.subList(0, 1) : rotated;
 		for (int round = 0; round < MAX_CLAIM_ROUNDS && !asked.isEmpty(); round++) {
@@ -396,19 +404,24 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		}
 		this.lastClaimFull = claims.deliveries.size() >= wanted;
 		if (claims.failure != null) {
-			if (claims.deliveries.isEmpty()) {
+			if (claims.dueIn.isEmpty()) {
 				throw claims.failure;
 			}
 			// The tasks claimed from the other partitions are in flight now: hand them out.
-			logger.warn("Claiming from a partition of queue '" + this.name + "' failed; trying again with the next "
-					+ "claim: " + claims.failure.getMessage());
+			logger.warn("Claiming from " + claims.failed.size() + " partition(s) of queue '" + this.name + "' failed; "
+					+ "claims leave them out for a while: " + claims.failure.getMessage());
 		}
 		if (all.size() > 1) {
 			claims.deliveries.sort(Comparator.comparing(Delivery::dueAt));
 		}
 		// Partitions that were not asked may have tasks due: a full claim from one partition looks again soon.
-		boolean unheard = claims.dueIn.size() < all.size();
-		long nextDueIn = (claims.failure != null || unheard) ? 0 : claims.nextDueIn();
+		boolean unheard = claims.dueIn.size() + claims.failed.size() < rotated.size();
+		long nextDueIn = unheard ? 0 : claims.nextDueIn();
+		long nextAsk = this.rests.nextAskIn();
+		if (nextAsk >= 0) {
+			// A failed or resting partition is asked again once its rest is over.
+			nextDueIn = (nextDueIn < 0) ? nextAsk : Math.min(nextDueIn, nextAsk);
+		}
 		return new Claim<>(claims.deliveries, (nextDueIn < 0) ? null : Duration.ofMillis(nextDueIn),
 				claims.serverTime);
 	}
@@ -429,10 +442,13 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 				List<Object> reply = replyOf(what, replies.get(i));
 				claims.answered(partitions.get(i), Instant.ofEpochMilli(Long.parseLong((String) reply.get(0))),
 						Long.parseLong((String) reply.get(1)));
+				this.rests.answered(partitions.get(i));
 				readClaimed(partitions.get(i), reply, claims.deliveries);
 			}
 			catch (RuntimeException ex) {
 				claims.failure = (claims.failure != null) ? claims.failure : ex;
+				claims.failed.add(partitions.get(i));
+				this.rests.failed(partitions.get(i));
 			}
 		}
 	}
@@ -454,11 +470,17 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			this.dueIn.put(partition, nextDueIn);
 		}
 
-		/** The partitions that have not answered yet or said they have tasks due, in the given order. */
+		/** Partitions that failed in this claim: not asked again within it. */
+		final Set<QueueKeys> failed = new HashSet<>();
+
+		/**
+		 * The partitions that have not answered yet or said they have tasks due, in the given order,
+		 * but none that failed.
+		 */
 		List<QueueKeys> unheardOrDue(List<QueueKeys> partitions) {
 			return partitions.stream().filter((partition) -> {
 				Long next = this.dueIn.get(partition);
-				return next == null || next == 0;
+				return !this.failed.contains(partition) && (next == null || next == 0);
 			}).toList();
 		}
 
@@ -520,6 +542,11 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	}
 
 	@Override
+	public Object partitionOf(Delivery<T> delivery) {
+		return (delivery instanceof RedisDelivery<T> redisDelivery) ? redisDelivery.partition() : this;
+	}
+
+	@Override
 	public void handBack(Collection<? extends Delivery<T>> deliveries) {
 		settle(Settlement.HAND_BACK, "", deliveries);
 	}
@@ -574,22 +601,41 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	/**
 	 * The deliveries settle.lua answered 0 for, from each partition's reply in the order of
-	 * {@code byPartition}.
-	 * @throws RuntimeException the first partition's failure
+	 * {@code byPartition}. Each partition counts on its own, so that one failing partition does not
+	 * make the others' settlements look failed.
+	 * @throws PartialSettlementException if some partitions failed and others answered
+	 * @throws RuntimeException the first partition's failure, if every one failed
 	 */
 	private List<Delivery<T>> stale(String what, Map<QueueKeys, List<RedisDelivery<T>>> byPartition,
 			List<TimedScripts.Reply> replies) {
 		List<Delivery<T>> stale = new ArrayList<>();
+		List<Delivery<T>> unsettled = new ArrayList<>();
+		RuntimeException failure = null;
 		int call = 0;
 		for (List<RedisDelivery<T>> deliveries : byPartition.values()) {
-			List<Object> results = replyOf(what, replies.get(call++));
+			List<Object> results;
+			try {
+				results = replyOf(what, replies.get(call++));
+			}
+			catch (RuntimeException ex) {
+				failure = (failure != null) ? failure : ex;
+				unsettled.addAll(deliveries);
+				continue;
+			}
 			for (int i = 0; i < deliveries.size(); i++) {
 				if (!isOne(results.get(i))) {
 					stale.add(deliveries.get(i));
 				}
 			}
 		}
-		return stale;
+		if (failure == null) {
+			return stale;
+		}
+		if (unsettled.size() == byPartition.values().stream().mapToInt(List::size).sum()) {
+			throw failure;
+		}
+		throw new PartialSettlementException("Could not " + what + " on " + unsettled.size() + " task(s) of queue '"
+				+ this.name + "'; the others' partitions answered: " + failure.getMessage(), failure, unsettled, stale);
 	}
 
 	private List<Object> settleTokens(Settlement settlement, String argument, QueueKeys partition,
@@ -754,10 +800,13 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		for (PartitionCall call : calls) {
 			scripts.add(call.of(script));
 		}
+		return this.timedScripts.evalAll(what, scripts, roundWait());
+	}
+
+	private Duration roundWait() {
 		Duration commandTimeout = this.timedScripts.timeout();
-		Duration roundWait = (this.visibilityTimeout.compareTo(commandTimeout.multipliedBy(3)) < 0)
+		return (this.visibilityTimeout.compareTo(commandTimeout.multipliedBy(3)) < 0)
 				? this.visibilityTimeout.dividedBy(3) : commandTimeout;
-		return this.timedScripts.evalAll(what, scripts, roundWait);
 	}
 
 	/**
