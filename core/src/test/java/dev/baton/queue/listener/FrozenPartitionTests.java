@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -71,6 +72,32 @@ class FrozenPartitionTests {
 	void thaw() {
 		cluster.primaries().forEach((primary) -> run(primary, (commands) -> commands.sync().ping()));
 		this.queues.close();
+	}
+
+	@Test
+	void acknowledgementsOfTheOtherPartitionsGoThroughWhileOnePrimaryIsFrozen() {
+		ConsumableQueue<Object> orders = ordersWithDueTasks(120);
+		List<Delivery<Object>> held = claimAll(orders, 120);
+		LocalRedisServer frozen = cluster.primaries().get(0);
+		Set<String> frozenIds = idsOn(frozen, held);
+		assertThat(frozenIds).isNotEmpty().hasSizeLessThan(120);
+		Set<String> done = ConcurrentHashMap.newKeySet();
+		Acknowledger acknowledger = new Acknowledger(orders, this.queue, (delivery) -> false, (stale) -> {
+		});
+		acknowledger.start();
+		try {
+			freeze(frozen, Duration.ofSeconds(10));
+			held.forEach((delivery) -> acknowledger.acknowledge(delivery, () -> done.add(delivery.id())));
+
+			// Well within the freeze: the others wait neither for the frozen primary nor for its retries.
+			await().atMost(Duration.ofSeconds(6))
+				.until(() -> done.containsAll(held.stream().map(Delivery::id).filter((id) -> !frozenIds.contains(id)).toList()));
+			await().atMost(Duration.ofSeconds(20)).until(() -> done.size() == held.size());
+			assertThat(orders.stats().inFlight()).isZero();
+		}
+		finally {
+			acknowledger.close(System.nanoTime());
+		}
 	}
 
 	@Test
