@@ -16,6 +16,7 @@ import dev.baton.queue.NewTask;
 import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.queue.internal.PartialSettlementException;
 import dev.baton.queue.redis.RedisDelayQueues;
+import dev.baton.support.OrdersConsumer;
 import dev.baton.test.LocalRedisCluster;
 import dev.baton.test.LocalRedisServer;
 import dev.baton.test.RedisServers;
@@ -101,6 +102,32 @@ class FrozenPartitionTests {
 	}
 
 	@Test
+	void aConsumerKeepsHandlingTheOtherPartitionsTasksWhileOnePrimaryIsFrozen() {
+		this.queue = "orders";
+		this.queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
+			.keyPrefix("consumed-" + (++queueNumber) + ":")
+			.partitions((name) -> PARTITIONS)
+			.commandTimeout(Duration.ofSeconds(1))
+			.build();
+		try (OrdersConsumer consumer = new OrdersConsumer(this.queues)) {
+			List<String> ids = IntStream.range(0, 600).mapToObj((i) -> "o-" + i).toList();
+			this.queues.get("orders", String.class)
+				.scheduleAll(ids.stream().map((id) -> NewTask.of(id, "x", Duration.ofSeconds(2))).toList());
+			LocalRedisServer frozen = cluster.primaries().get(0);
+			Set<Integer> frozenPartitions = partitionsOn(frozen);
+			List<String> others = ids.stream().filter((id) -> !frozenPartitions.contains(partitionOf(id))).toList();
+
+			freeze(frozen, Duration.ofSeconds(12));
+
+			// Within the freeze: the frozen partitions hold up neither claims nor acknowledgements.
+			await().atMost(Duration.ofSeconds(9)).until(() -> consumer.handled().containsAll(others));
+			// Claims the frozen primary ran late, after the client gave up on them, keep their tasks
+			// invisible for the visibility timeout (30 s).
+			await().atMost(Duration.ofSeconds(60)).until(() -> consumer.handled().containsAll(ids));
+		}
+	}
+
+	@Test
 	void extensionsOfTheOtherPartitionsAreConfirmedWhileOnePrimaryIsFrozen() {
 		ConsumableQueue<Object> orders = ordersWithDueTasks(60);
 		List<Delivery<Object>> held = claimAll(orders, 60);
@@ -177,6 +204,7 @@ class FrozenPartitionTests {
 	/** The partitions whose keys the primary serves: it answers for them instead of redirecting. */
 	private Set<Integer> partitionsOn(LocalRedisServer primary) {
 		return IntStream.range(0, PARTITIONS).filter((partition) -> {
+			// The slot follows the hash tag alone, whatever the prefix.
 			String key = (partition == 0) ? "baton:q:{" + this.queue + "}:due"
 					: "baton:q:{" + this.queue + "#" + partition + "}:p" + partition + ":due";
 			try {
