@@ -3,6 +3,7 @@ package dev.baton.queue.redis;
 import java.time.Duration;
 
 import dev.baton.queue.DelayQueue;
+import dev.baton.support.ProxiedRedis;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -71,6 +72,42 @@ class PartitionCountTests {
 			changed.cancel("o-2");
 			two.changePartitions("orders", 1);
 			assertThat(redis.keys("baton:q:*partitions")).as("one partition leaves no record").isEmpty();
+		}
+	}
+
+	@Test
+	void aDeclaredInstanceWhoseCheckRedisDidNotAnswerStillRefusesToWriteWithAnotherCount() {
+		try (ProxiedRedis redis = ProxiedRedis.start();
+				RedisDelayQueues consumer = queues(redis.direct(), 4, true);
+				RedisDelayQueues producer = RedisDelayQueues.builder(redis.throughProxy(), JsonMapper.builder().build())
+					.commandTimeout(Duration.ofMillis(300))
+					.build()) {
+			DelayQueue<String> orders = consumer.get("orders", String.class);
+			redis.proxy().blackHole();
+			DelayQueue<String> unchecked = producer.get("orders", String.class);
+			redis.proxy().heal();
+
+			assertThatExceptionOfType(PartitionCountChangeException.class)
+				.isThrownBy(() -> unchecked.schedule("o-1", "x", Duration.ofHours(1)));
+			assertThat(orders.stats().scheduled()).isZero();
+		}
+	}
+
+	@Test
+	void aCountRecordedInTheFirstPartitionOnlyIsRecordedInEveryPartitionOnFirstUse(
+			RedisConnectionFactory connectionFactory, StringRedisTemplate redis) {
+		// As versions that checked the count only when a queue was first got recorded it.
+		redis.opsForValue().set("baton:q:{orders}:partitions", "4");
+		try (RedisDelayQueues undeclared = queues(connectionFactory, 4, false)) {
+			DelayQueue<String> orders = undeclared.get("orders", String.class);
+			for (int i = 0; i < 20; i++) {
+				assertThat(orders.schedule("o-" + i, "x", Duration.ofHours(1))).isTrue();
+			}
+			assertThat(orders.stats().scheduled()).isEqualTo(20);
+			for (int partition = 1; partition < 4; partition++) {
+				assertThat(redis.opsForValue().get("baton:q:{orders#" + partition + "}:p" + partition + ":partitions"))
+					.isEqualTo("4");
+			}
 		}
 	}
 
