@@ -29,14 +29,24 @@ public class PartialSettlementException extends RuntimeException {
 		this.stale = List.copyOf(stale);
 	}
 
-	/** The deliveries of the partitions that failed, whose outcome is unknown. */
-	public List<Delivery<?>> unsettled() {
-		return this.unsettled;
+	/**
+	 * The deliveries of the partitions that failed, whose outcome is unknown.
+	 * @param <T> the payload type of the queue that threw this
+	 * @return the deliveries
+	 */
+	@SuppressWarnings("unchecked")
+	public <T> List<Delivery<T>> unsettled() {
+		return (List<Delivery<T>>) (List<?>) this.unsettled;
 	}
 
-	/** The deliveries that the partitions which answered reported stale. */
-	public List<Delivery<?>> stale() {
-		return this.stale;
+	/**
+	 * The deliveries that the partitions which answered reported stale.
+	 * @param <T> the payload type of the queue that threw this
+	 * @return the deliveries
+	 */
+	@SuppressWarnings("unchecked")
+	public <T> List<Delivery<T>> stale() {
+		return (List<Delivery<T>>) (List<?>) this.stale;
 	}
 
 }

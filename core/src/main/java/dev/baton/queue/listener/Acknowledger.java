@@ -222,11 +222,11 @@ final class Acknowledger {
 				stale = Acknowledger.this.queue.acknowledge(batch.stream().map(Pending::delivery).toList());
 			}
 			catch (PartialSettlementException ex) {
-				Set<Delivery<?>> unsettled = Set.copyOf(ex.unsettled());
+				Set<Delivery<Object>> unsettled = Set.copyOf(ex.<Object>unsettled());
 				List<Pending> left = new ArrayList<>(
 						batch.stream().filter((pending) -> unsettled.contains(pending.delivery())).toList());
 				batch.removeAll(left);
-				settled(batch, ex.stale().stream().map(Acknowledger::cast).toList());
+				settled(batch, ex.stale());
 				batch.addAll(left);
 				failed(batch, left, ex, failure);
 				return false;
@@ -269,11 +269,6 @@ final class Acknowledger {
 					+ "' (failure " + failures + "); trying again", ex);
 		}
 
-	}
-
-	@SuppressWarnings("unchecked")
-	private static Delivery<Object> cast(Delivery<?> delivery) {
-		return (Delivery<Object>) delivery;
 	}
 
 	private record Pending(Delivery<Object> delivery, Runnable done) {

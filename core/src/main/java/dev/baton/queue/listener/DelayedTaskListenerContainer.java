@@ -740,14 +740,14 @@ final class DelayedTaskListenerContainer {
 			return true;
 		}
 		long sent = System.nanoTime();
-		Set<Delivery<?>> unsettled = Set.of();
-		List<? extends Delivery<?>> stale;
+		Set<Delivery<Object>> unsettled = Set.of();
+		List<Delivery<Object>> stale;
 		Throwable failure = null;
 		try {
 			stale = this.queue.extendVisibility(deliveries, this.settings.visibilityTimeout());
 		}
 		catch (PartialSettlementException ex) {
-			unsettled = Set.copyOf(ex.unsettled());
+			unsettled = Set.copyOf(ex.<Object>unsettled());
 			stale = ex.stale();
 			failure = ex;
 		}
@@ -764,7 +764,7 @@ final class DelayedTaskListenerContainer {
 			}
 		}
 		if (!stale.isEmpty()) {
-			lost(stale.stream().map(DelayedTaskListenerContainer::cast).toList(), StaleOperation.EXTEND);
+			lost(stale, StaleOperation.EXTEND);
 		}
 		if (failure != null) {
 			extensionFailed(unsettled.size(), failure);
@@ -794,11 +794,6 @@ final class DelayedTaskListenerContainer {
 		else {
 			logger.debug("Could not extend the visibility of tasks of queue '" + this.endpoint.queue() + "'", ex);
 		}
-	}
-
-	@SuppressWarnings("unchecked")
-	private static Delivery<Object> cast(Delivery<?> delivery) {
-		return (Delivery<Object>) delivery;
 	}
 
 	private void wake() {
