@@ -2,6 +2,7 @@ package dev.baton.queue.redis;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 
 import dev.baton.internal.TimedScripts;
@@ -58,10 +59,43 @@ final class PartitionLayout {
 	}
 
 	/**
-	 * Whether the failure is a script's refusal of a call made with another partition count.
-	 * @param failure a failed call's exception
+	 * Runs calls placed with this instance's count and, if partitions refused some because another
+	 * count is recorded (a new queue, a queue recorded by an older version, or a count changed
+	 * since this instance checked), checks the count, recording it for a new queue, and runs those
+	 * once more. A check that fails becomes the reply of the refused calls: a
+	 * {@link PartitionCountChangeException} if the count differs.
+	 * @param calls the calls, one per partition
+	 * @param run runs calls and returns their replies in order
+	 * @param <C> the type of a call
+	 * @return the reply of each call, in order
 	 */
-	static boolean isRefusal(Throwable failure) {
+	<C> List<TimedScripts.Reply> placed(List<C> calls, Function<List<C>, List<TimedScripts.Reply>> run) {
+		List<TimedScripts.Reply> replies = new ArrayList<>(run.apply(calls));
+		List<Integer> refused = new ArrayList<>();
+		for (int i = 0; i < replies.size(); i++) {
+			if (replies.get(i).failure() != null && isRefusal(replies.get(i).failure())) {
+				refused.add(i);
+			}
+		}
+		if (refused.isEmpty()) {
+			return replies;
+		}
+		try {
+			check();
+		}
+		catch (RuntimeException ex) {
+			refused.forEach((i) -> replies.set(i, new TimedScripts.Reply(null, ex, false)));
+			return replies;
+		}
+		List<TimedScripts.Reply> again = run.apply(refused.stream().map(calls::get).toList());
+		for (int i = 0; i < refused.size(); i++) {
+			replies.set(refused.get(i), again.get(i));
+		}
+		return replies;
+	}
+
+	/** Whether the failure is a script's refusal of a call made with another partition count. */
+	private static boolean isRefusal(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
 			if (cause.getMessage() != null && cause.getMessage().contains(REFUSAL)) {
 				return true;

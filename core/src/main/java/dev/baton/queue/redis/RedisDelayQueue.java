@@ -210,7 +210,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			if (calls.isEmpty()) {
 				break;
 			}
-			List<TimedScripts.Reply> replies = placed(calls, (placing) -> runEach(QueueScript.SCHEDULE, what, placing));
+			List<TimedScripts.Reply> replies = this.layout.placed(calls,
+					(placing) -> runEach(QueueScript.SCHEDULE, what, placing));
 			RuntimeException failure = null;
 			for (int call = 0; call < calls.size(); call++) {
 				try {
@@ -436,7 +437,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 					count())));
 		}
 		String what = "claim tasks of queue '" + this.name + "'";
-		List<TimedScripts.Reply> replies = placed(calls, (placing) -> runEach(QueueScript.CLAIM, what, placing));
+		List<TimedScripts.Reply> replies = this.layout.placed(calls,
+				(placing) -> runEach(QueueScript.CLAIM, what, placing));
 		for (int i = 0; i < replies.size(); i++) {
 			try {
 				List<Object> reply = replyOf(what, replies.get(i));
@@ -741,7 +743,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	 */
 	private List<Object> call(QueueScript script, String what, List<String> keys, List<String> args) {
 		String fullWhat = what + " of queue '" + this.name + "'";
-		return replyOf(fullWhat, placed(List.of(new PartitionCall(keys, args)), (placing) -> this.timedScripts
+		return replyOf(fullWhat, this.layout.placed(List.of(new PartitionCall(keys, args)), (placing) -> this.timedScripts
 			.evalAll(fullWhat, placing.stream().map((call) -> call.of(script)).toList())).get(0));
 	}
 
@@ -754,39 +756,6 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private String count() {
 		return Integer.toString(this.partitions.count());
-	}
-
-	/**
-	 * Runs the calls and, if a partition refused some because another partition count is
-	 * recorded (a new queue, a queue recorded by an older version, or a count changed since this
-	 * instance checked), checks the count, recording it for a new queue, and runs those once more.
-	 * A check that fails becomes the reply of the refused calls: a
-	 * {@link PartitionCountChangeException} if the count differs.
-	 */
-	private List<TimedScripts.Reply> placed(List<PartitionCall> calls,
-			Function<List<PartitionCall>, List<TimedScripts.Reply>> run) {
-		List<TimedScripts.Reply> replies = new ArrayList<>(run.apply(calls));
-		List<Integer> refused = new ArrayList<>();
-		for (int i = 0; i < replies.size(); i++) {
-			if (replies.get(i).failure() != null && PartitionLayout.isRefusal(replies.get(i).failure())) {
-				refused.add(i);
-			}
-		}
-		if (refused.isEmpty()) {
-			return replies;
-		}
-		try {
-			this.layout.check();
-		}
-		catch (RuntimeException ex) {
-			refused.forEach((i) -> replies.set(i, new TimedScripts.Reply(null, ex, false)));
-			return replies;
-		}
-		List<TimedScripts.Reply> again = run.apply(refused.stream().map(calls::get).toList());
-		for (int i = 0; i < refused.size(); i++) {
-			replies.set(refused.get(i), again.get(i));
-		}
-		return replies;
 	}
 
 	/**
