@@ -46,7 +46,8 @@ final class PartitionLayout {
 	 * Checks this instance's count against the one recorded, recording it for a new queue, and
 	 * makes sure every partition holds the record.
 	 * @throws PartitionCountChangeException if another count is recorded, or being changed
-	 * @throws DataAccessException if Redis did not answer: nothing was written then
+	 * @throws DataAccessException if Redis did not answer: no task was written then, at most the
+	 * recorded count
 	 */
 	void check() {
 		Recorded recorded = record(this.scripts, this.prefix, this.queue, this.count);
