@@ -9,6 +9,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -268,18 +269,21 @@ public final class TimedScripts {
 	private static void sendAndAwait(RedisClusterAsyncCommands<byte[], byte[]> async, List<Script> scripts,
 			Duration timeout, List<Reply> replies) {
 		long deadline = System.nanoTime() + timeout.toNanos();
-		List<RedisFuture<Object>> sent = new ArrayList<>(scripts.size());
+		List<CompletableFuture<Object>> sent = new ArrayList<>(scripts.size());
 		for (Script script : scripts) {
-			sent.add(script.send(async));
+			// Redis forgot the script (restart, SCRIPT FLUSH): its text goes once, at once, not after
+			// the replies before it, one of which may be from a node that does not answer.
+			sent.add(script.send(async).toCompletableFuture().exceptionallyCompose((failure) -> {
+				Throwable cause = (failure instanceof CompletionException wrapped && wrapped.getCause() != null)
+						? wrapped.getCause() : failure;
+				return (cause instanceof RedisNoScriptException) ? script.sendText(async).toCompletableFuture()
+						: CompletableFuture.failedFuture(cause);
+			}));
 		}
 		boolean interrupted = false;
 		try {
 			for (int i = 0; i < scripts.size(); i++) {
 				Reply reply = await(sent.get(i), deadline, timeout);
-				if (reply.failure() instanceof RedisNoScriptException) {
-					// Redis forgot the script (restart, SCRIPT FLUSH): send its text once.
-					reply = await(scripts.get(i).sendText(async), deadline, timeout);
-				}
 				interrupted |= reply.interrupted();
 				replies.add(reply);
 			}

@@ -11,8 +11,9 @@ import org.springframework.boot.health.contributor.Health;
 
 /**
  * Health of the {@code @DelayedTask} listener containers: UP while every container's claim loop
- * runs and its claims succeed; DOWN when one has stopped or its claims keep failing, with each
- * queue's state in the details. Reads what the containers last saw, never Redis.
+ * runs and progresses; DOWN when one has stopped, or its claims, acknowledgements or extensions
+ * keep failing, or it holds every permit and frees none (the {@code stall} detail says which),
+ * with each queue's state in the details. Reads what the containers last saw, never Redis.
  */
 final class QueueListenersHealthIndicator extends AbstractHealthIndicator {
 
@@ -30,6 +31,9 @@ final class QueueListenersHealthIndicator extends AbstractHealthIndicator {
 			Map<String, Object> details = new LinkedHashMap<>();
 			details.put("running", status.running());
 			details.put("progressing", status.progressing());
+			if (status.stall() != null) {
+				details.put("stall", status.stall());
+			}
 			if (status.lastClaim() != null) {
 				details.put("lastClaim", status.lastClaim().toString());
 			}

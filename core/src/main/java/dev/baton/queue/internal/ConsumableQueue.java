@@ -35,6 +35,7 @@ public interface ConsumableQueue<T> extends DelayQueue<T> {
 	 * @param visibilityTimeout the new timeout, from now, at most {@link DelayQueue#MAX_VISIBILITY_TIMEOUT}
 	 * @return the deliveries that are stale: their task is no longer theirs (redelivered,
 	 * settled or cancelled), so nothing of it should be started for them
+	 * @throws PartialSettlementException if some partitions failed and others extended theirs
 	 */
 	List<Delivery<T>> extendVisibility(Collection<? extends Delivery<T>> deliveries, Duration visibilityTimeout);
 
@@ -43,8 +44,20 @@ public interface ConsumableQueue<T> extends DelayQueue<T> {
 	 * ones are skipped and returned.
 	 * @param deliveries deliveries of this queue
 	 * @return the deliveries that are stale, whose acknowledgement Redis did not take
+	 * @throws PartialSettlementException if some partitions failed and others acknowledged theirs
 	 */
 	List<Delivery<T>> acknowledge(Collection<? extends Delivery<T>> deliveries);
+
+	/**
+	 * The partition of the queue that holds a delivery's task, to tell deliveries whose settling
+	 * fails together apart from the others (see {@link PartialSettlementException}); any object
+	 * with equality. An unpartitioned queue has one.
+	 * @param delivery a delivery of this queue
+	 * @return the partition
+	 */
+	default Object partitionOf(Delivery<T> delivery) {
+		return this;
+	}
 
 	/**
 	 * Make unfinished deliveries due again at once without counting the attempt, so that

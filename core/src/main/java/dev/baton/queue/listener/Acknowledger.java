@@ -2,7 +2,9 @@ package dev.baton.queue.listener;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -10,20 +12,24 @@ import java.util.function.Predicate;
 
 import dev.baton.queue.Delivery;
 import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.internal.PartialSettlementException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Acknowledges the deliveries of successful handlers in batches, on a thread of its own: while
+ * Acknowledges the deliveries of successful handlers in batches, on threads of its own: while
  * one batch is on its way to Redis the next one gathers, so a busy queue pays one round trip for
- * many acknowledgements and an idle one still acknowledges at once. A batch that fails is sent
- * again, with a growing pause, until it succeeds: dropping it would redeliver every task of it
- * although their handlers succeeded. Meanwhile the container keeps extending their visibility;
- * a delivery that became stale (the container could not extend it in time) is dropped from the
- * batch, as is everything still unsent when the close deadline passes. Each delivery's callback
- * runs once it was acknowledged or dropped; the deliveries whose acknowledgement Redis refused as
- * stale are reported as well.
+ * many acknowledgements and an idle one still acknowledges at once.
+ *
+ * <p>A failure never holds up the partitions that answer: acknowledgements whose partition failed
+ * move to a second lane, which sends them again, with a growing pause, until they succeed
+ * (dropping them would redeliver tasks whose handlers succeeded), and takes the later ones of that
+ * partition until it answers again; the first lane goes on with the others. Meanwhile the
+ * container keeps extending their visibility; a delivery that became stale (the container could
+ * not extend it in time) is dropped from the retries, as is everything still unsent when the close
+ * deadline passes. Each delivery's callback runs once it was acknowledged or dropped; the
+ * deliveries whose acknowledgement Redis refused as stale are reported as well.
  */
 final class Acknowledger {
 
@@ -43,16 +49,25 @@ final class Acknowledger {
 
 	private final Consumer<List<Delivery<Object>>> refused;
 
-	private final BlockingQueue<Pending> pending = new LinkedBlockingQueue<>();
+	/** Acknowledgements of partitions that answer: sent once, a failure goes to {@link #retrying}. */
+	private final Lane first = new Lane(false);
+
+	/** Acknowledgements of failing partitions, sent again until they succeed. */
+	private final Lane retrying = new Lane(true);
+
+	/** The partitions whose acknowledgements go to {@link #retrying}, until one of them succeeds. */
+	private final Set<Object> failingPartitions = ConcurrentHashMap.newKeySet();
+
+	/** When acknowledgements started failing, as {@link System#nanoTime()}, or 0 while none is retried. */
+	private volatile long failingSince;
 
 	private volatile boolean open = true;
 
 	/** When closing gives up on unsent acknowledgements, as {@link System#nanoTime()}. */
 	private volatile long closeDeadline;
 
-	private @Nullable Thread thread;
-
 	/**
+	 * @param queue the queue, which tells the partition of each delivery
 	 * @param stale whether a delivery can no longer be acknowledged (its visibility was not
 	 * extended in time), so that retrying for it is pointless
 	 * @param refused told of the deliveries whose acknowledgement Redis refused as stale
@@ -66,11 +81,22 @@ final class Acknowledger {
 	}
 
 	void start() {
-		this.thread = DaemonThreads.start("baton-ack-" + this.queueName, this::run);
+		this.first.start("baton-ack-" + this.queueName);
+		this.retrying.start("baton-ack-retry-" + this.queueName);
 	}
 
 	void acknowledge(Delivery<Object> delivery, Runnable done) {
-		this.pending.add(new Pending(delivery, done));
+		Pending pending = new Pending(delivery, done);
+		(this.failingPartitions.contains(partitionOf(pending)) ? this.retrying : this.first).pending.add(pending);
+	}
+
+	private Object partitionOf(Pending pending) {
+		return this.queue.partitionOf(pending.delivery());
+	}
+
+	/** Since when acknowledgements keep failing, as {@link System#nanoTime()}, or 0 if none does. */
+	long failingSince() {
+		return this.failingSince;
 	}
 
 	/**
@@ -80,63 +106,8 @@ final class Acknowledger {
 	void close(long deadline) {
 		this.closeDeadline = deadline;
 		this.open = false;
-		Thread thread = this.thread;
-		if (thread == null) {
-			return;
-		}
-		try {
-			thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-	}
-
-	private void run() {
-		List<Pending> batch = new ArrayList<>();
-		int failures = 0;
-		while (this.open || !this.pending.isEmpty() || !batch.isEmpty()) {
-			try {
-				if (batch.isEmpty()) {
-					Pending first = this.pending.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
-					if (first == null) {
-						continue;
-					}
-					batch.add(first);
-				}
-				this.pending.drainTo(batch, MAX_BATCH - batch.size());
-				if (failures > 0) {
-					// Only when retrying: Redis itself skips a stale delivery, at no cost
-					dropStale(batch);
-				}
-				List<Delivery<Object>> refused = this.queue.acknowledge(batch.stream().map(Pending::delivery).toList());
-				complete(batch);
-				if (!refused.isEmpty()) {
-					this.refused.accept(refused);
-				}
-				failures = 0;
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return;
-			}
-			catch (Throwable ex) {
-				// Any Throwable: a dead thread would leave every later task in flight
-				failures++;
-				if (!this.open && System.nanoTime() - this.closeDeadline >= 0) {
-					logger.warn("Could not acknowledge " + batch.size() + " tasks of queue '" + this.queueName
-							+ "' before the shutdown deadline; they come back after the visibility timeout", ex);
-					complete(batch);
-					continue;
-				}
-				long pause = Math.min(POLL_MILLIS << Math.min(failures - 1, 10), MAX_RETRY_PAUSE_MILLIS);
-				logger.warn("Could not acknowledge " + batch.size() + " tasks of queue '" + this.queueName
-						+ "' (failure " + failures + "); trying again in " + pause + " ms", ex);
-				if (!pause(pause)) {
-					return;
-				}
-			}
-		}
+		this.first.join(deadline);
+		this.retrying.join(deadline);
 	}
 
 	private void dropStale(List<Pending> batch) {
@@ -165,6 +136,139 @@ final class Acknowledger {
 			Thread.currentThread().interrupt();
 			return false;
 		}
+	}
+
+	/** A thread that sends the acknowledgements of its own line in batches. */
+	private final class Lane {
+
+		private final boolean retries;
+
+		final BlockingQueue<Pending> pending = new LinkedBlockingQueue<>();
+
+		private @Nullable Thread thread;
+
+		Lane(boolean retries) {
+			this.retries = retries;
+		}
+
+		void start(String name) {
+			this.thread = DaemonThreads.start(name, this::run);
+		}
+
+		boolean alive() {
+			Thread thread = this.thread;
+			return thread != null && thread.isAlive();
+		}
+
+		void join(long deadline) {
+			Thread thread = this.thread;
+			if (thread == null) {
+				return;
+			}
+			try {
+				thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+
+		private void run() {
+			List<Pending> batch = new ArrayList<>();
+			int failures = 0;
+			// The retrying lane outlives the first, which may still hand it acknowledgements.
+			while (Acknowledger.this.open || !this.pending.isEmpty() || !batch.isEmpty()
+					|| (this.retries && Acknowledger.this.first.alive())) {
+				try {
+					if (batch.isEmpty()) {
+						Pending first = this.pending.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+						if (first == null) {
+							continue;
+						}
+						batch.add(first);
+					}
+					this.pending.drainTo(batch, MAX_BATCH - batch.size());
+					if (failures > 0) {
+						// Only when retrying: Redis itself skips a stale delivery, at no cost
+						dropStale(batch);
+					}
+					failures = send(batch, failures + 1) ? 0 : failures + 1;
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return;
+				}
+				catch (Throwable ex) {
+					// Any Throwable: a dead thread would leave every later task in flight
+					failures++;
+					failed(batch, batch, ex, failures);
+				}
+				if (failures > 0 && !batch.isEmpty()
+						&& !pause(Math.min(POLL_MILLIS << Math.min(failures - 1, 10), MAX_RETRY_PAUSE_MILLIS))) {
+					return;
+				}
+			}
+		}
+
+		/**
+		 * Acknowledges the batch, completing what Redis settled; what a failing partition left
+		 * stays in the batch here, or moves to the retrying lane.
+		 * @param failure which failure in a row a failure would be
+		 * @return whether every acknowledgement was settled
+		 */
+		private boolean send(List<Pending> batch, int failure) {
+			List<Delivery<Object>> stale;
+			try {
+				stale = Acknowledger.this.queue.acknowledge(batch.stream().map(Pending::delivery).toList());
+			}
+			catch (PartialSettlementException ex) {
+				Set<Delivery<Object>> unsettled = Set.copyOf(ex.<Object>unsettled());
+				List<Pending> left = new ArrayList<>(
+						batch.stream().filter((pending) -> unsettled.contains(pending.delivery())).toList());
+				batch.removeAll(left);
+				settled(batch, ex.stale());
+				batch.addAll(left);
+				failed(batch, left, ex, failure);
+				return false;
+			}
+			settled(batch, stale);
+			Acknowledger.this.failingSince = this.retries ? 0 : Acknowledger.this.failingSince;
+			return true;
+		}
+
+		private void settled(List<Pending> batch, List<Delivery<Object>> stale) {
+			if (this.retries) {
+				batch.forEach((sent) -> Acknowledger.this.failingPartitions.remove(partitionOf(sent)));
+			}
+			complete(batch);
+			if (!stale.isEmpty()) {
+				Acknowledger.this.refused.accept(stale);
+			}
+		}
+
+		/** The acknowledgements of {@code left} failed: the retrying lane takes them, or keeps them in the batch. */
+		private void failed(List<Pending> batch, List<Pending> left, Throwable ex, int failures) {
+			if (Acknowledger.this.failingSince == 0) {
+				Acknowledger.this.failingSince = System.nanoTime();
+			}
+			if (!Acknowledger.this.open && System.nanoTime() - Acknowledger.this.closeDeadline >= 0) {
+				logger.warn("Could not acknowledge " + batch.size() + " tasks of queue '" + Acknowledger.this.queueName
+						+ "' before the shutdown deadline; they come back after the visibility timeout", ex);
+				complete(batch);
+				return;
+			}
+			if (!this.retries) {
+				left.forEach((unsent) -> Acknowledger.this.failingPartitions.add(partitionOf(unsent)));
+				Acknowledger.this.retrying.pending.addAll(left);
+				batch.removeAll(left);
+				logger.debug("Could not acknowledge " + left.size() + " tasks of queue '" + Acknowledger.this.queueName
+						+ "'; trying again on their own", ex);
+				return;
+			}
+			logger.warn("Could not acknowledge " + left.size() + " tasks of queue '" + Acknowledger.this.queueName
+					+ "' (failure " + failures + "); trying again", ex);
+		}
+
 	}
 
 	private record Pending(Delivery<Object> delivery, Runnable done) {

@@ -32,6 +32,7 @@ import dev.baton.queue.TaskContext;
 import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.queue.internal.ConsumableQueue.Claim;
 import dev.baton.queue.internal.SafeDeadLetterReason;
+import dev.baton.queue.internal.PartialSettlementException;
 import dev.baton.queue.listener.HandlerMetrics.StaleOperation;
 import io.micrometer.observation.Observation;
 import org.apache.commons.logging.Log;
@@ -155,6 +156,12 @@ final class DelayedTaskListenerContainer {
 	/** Extensions that failed in a row; only the extender thread reads and writes it. */
 	private int failedExtensions;
 
+	/** When a handler's permit was last freed, as {@link System#nanoTime()}. */
+	private volatile long permitFreed = System.nanoTime();
+
+	/** When extensions started failing in a row, as {@link System#nanoTime()}, or 0 while they succeed. */
+	private volatile long extensionsFailingSince;
+
 	DelayedTaskListenerContainer(ConsumableQueue<Object> queue, DelayedTaskEndpoint endpoint, ListenerSettings settings,
 			Executor handlers, HandlerMetrics metrics,
 			ObservationSettings<TaskHandlingObservationConvention> observations, DeadLetterReason deadLetterReason) {
@@ -179,10 +186,32 @@ final class DelayedTaskListenerContainer {
 	DelayedTaskListenerStatus status() {
 		Thread thread = this.loop;
 		boolean running = this.active && thread != null && thread.isAlive();
-		long since = this.failingSince;
+		String stall = stall();
+		return new DelayedTaskListenerStatus(this.endpoint.queue(), running, this.lastClaim, running && stall == null,
+				stall);
+	}
+
+	/** What has kept the container from progressing for {@code STALLED_POLLS} short polls, or null. */
+	private @Nullable String stall() {
+		long now = System.nanoTime();
 		long stalledAfter = shortPoll().toNanos() * DelayedTaskListenerStatus.STALLED_POLLS;
-		boolean progressing = running && (since == 0 || System.nanoTime() - since < stalledAfter);
-		return new DelayedTaskListenerStatus(this.endpoint.queue(), running, this.lastClaim, progressing);
+		if (lasted(this.failingSince, now, stalledAfter)) {
+			return "claims keep failing";
+		}
+		if (lasted(this.acknowledger.failingSince(), now, stalledAfter)) {
+			return "acknowledgements keep failing";
+		}
+		if (lasted(this.extensionsFailingSince, now, stalledAfter)) {
+			return "visibility extensions keep failing";
+		}
+		if (this.permits.availablePermits() == 0 && now - this.permitFreed > stalledAfter) {
+			return "every permit is held and none was freed";
+		}
+		return null;
+	}
+
+	private static boolean lasted(long since, long now, long limit) {
+		return since != 0 && now - since > limit;
 	}
 
 	void start() {
@@ -610,6 +639,7 @@ final class DelayedTaskListenerContainer {
 
 	private void finish(Delivery<Object> delivery) {
 		if (this.held.remove(delivery) != null) {
+			this.permitFreed = System.nanoTime();
 			this.permits.release();
 			if (this.awaitingRoom) {
 				wake();
@@ -701,7 +731,10 @@ final class DelayedTaskListenerContainer {
 		}
 	}
 
-	/** Extends the visibility of every held delivery; returns whether Redis answered. */
+	/**
+	 * Extends the visibility of every held delivery; returns whether Redis answered for all. The
+	 * deliveries of partitions that answered are confirmed even when another partition failed.
+	 */
 	private boolean extendVisibility() {
 		List<Delivery<Object>> deliveries = this.held.entrySet()
 			.stream()
@@ -709,40 +742,63 @@ final class DelayedTaskListenerContainer {
 			.map(Map.Entry::getKey)
 			.toList();
 		if (deliveries.isEmpty()) {
+			extensionsSucceeded();
 			return true;
 		}
 		long sent = System.nanoTime();
+		Set<Delivery<Object>> unsettled = Set.of();
+		List<Delivery<Object>> stale;
+		Throwable failure = null;
 		try {
-			List<Delivery<Object>> stale = this.queue.extendVisibility(deliveries, this.settings.visibilityTimeout());
-			long visibleUntil = sent + this.settings.visibilityTimeout().toNanos();
-			deliveries.forEach((delivery) -> {
-				Held held = this.held.get(delivery);
-				if (held != null) {
-					held.visibleAtLeastUntil(visibleUntil);
-				}
-			});
-			if (!stale.isEmpty()) {
-				lost(stale, StaleOperation.EXTEND);
-			}
-			if (this.failedExtensions > 0) {
-				logger.warn("Extended the visibility of tasks of queue '" + this.endpoint.queue() + "' again after "
-						+ this.failedExtensions + " failed attempt(s)");
-				this.failedExtensions = 0;
-			}
-			return true;
+			stale = this.queue.extendVisibility(deliveries, this.settings.visibilityTimeout());
+		}
+		catch (PartialSettlementException ex) {
+			unsettled = Set.copyOf(ex.<Object>unsettled());
+			stale = ex.stale();
+			failure = ex;
 		}
 		catch (Throwable ex) {
 			// Any Throwable: an uncaught one would end the extensions for good
-			if (this.failedExtensions++ == 0) {
-				logger.warn("Could not extend the visibility of " + deliveries.size() + " tasks of queue '"
-						+ this.endpoint.queue() + "'; trying again every "
-						+ TimeUnit.NANOSECONDS.toMillis(extensionPeriodNanos() / EXTENSION_RETRIES_PER_PERIOD)
-						+ " ms until it succeeds", ex);
-			}
-			else {
-				logger.debug("Could not extend the visibility of tasks of queue '" + this.endpoint.queue() + "'", ex);
-			}
+			extensionFailed(deliveries.size(), ex);
 			return false;
+		}
+		long visibleUntil = sent + this.settings.visibilityTimeout().toNanos();
+		for (Delivery<Object> delivery : deliveries) {
+			Held held = unsettled.contains(delivery) ? null : this.held.get(delivery);
+			if (held != null) {
+				held.visibleAtLeastUntil(visibleUntil);
+			}
+		}
+		if (!stale.isEmpty()) {
+			lost(stale, StaleOperation.EXTEND);
+		}
+		if (failure != null) {
+			extensionFailed(unsettled.size(), failure);
+			return false;
+		}
+		extensionsSucceeded();
+		return true;
+	}
+
+	private void extensionsSucceeded() {
+		if (this.failedExtensions > 0) {
+			logger.warn("Extended the visibility of tasks of queue '" + this.endpoint.queue() + "' again after "
+					+ this.failedExtensions + " failed attempt(s)");
+			this.failedExtensions = 0;
+			this.extensionsFailingSince = 0;
+		}
+	}
+
+	private void extensionFailed(int tasks, Throwable ex) {
+		if (this.failedExtensions++ == 0) {
+			this.extensionsFailingSince = System.nanoTime();
+			logger.warn("Could not extend the visibility of " + tasks + " tasks of queue '" + this.endpoint.queue()
+					+ "'; trying again every "
+					+ TimeUnit.NANOSECONDS.toMillis(extensionPeriodNanos() / EXTENSION_RETRIES_PER_PERIOD)
+					+ " ms until it succeeds", ex);
+		}
+		else {
+			logger.debug("Could not extend the visibility of tasks of queue '" + this.endpoint.queue() + "'", ex);
 		}
 	}
 

@@ -12,12 +12,15 @@ import org.jspecify.annotations.Nullable;
  * @param running whether the container is started and its claim loop is alive
  * @param lastClaim when the last claim came back from Redis successfully, or {@code null} if
  * none has yet
- * @param progressing whether the container is running and its claims have not been failing for
- * longer than {@link #STALLED_POLLS} retries (a failed claim is retried after its
- * {@code maxIdlePoll} or a second, whichever is shorter)
+ * @param progressing whether the container is running and none of what {@code stall} names has
+ * lasted longer than {@link #STALLED_POLLS} retries of a failed claim (a failed claim is retried
+ * after its {@code maxIdlePoll} or a second, whichever is shorter)
+ * @param stall why the container does not progress: its claims, acknowledgements or visibility
+ * extensions keep failing, or every permit is held and none was freed (no handler finished and
+ * was acknowledged) for that long; {@code null} while it progresses
  */
 public record DelayedTaskListenerStatus(String queue, boolean running, @Nullable Instant lastClaim,
-		boolean progressing) {
+		boolean progressing, @Nullable String stall) {
 
 	/** After how many retries of failing claims a container is not progressing. */
 	public static final int STALLED_POLLS = 10;

@@ -1,9 +1,10 @@
 package dev.baton.queue.redis;
 
 /**
- * A queue was configured with a number of partitions other than the one its stored tasks were
- * placed with. Tasks are placed by id, so the new count would look for them in the wrong
- * partition, or never claim them: the count can change only while the queue holds no task.
+ * A queue was configured with a number of partitions other than the one recorded in Redis, which
+ * its stored tasks were placed with. Tasks are placed by id, so another count would look for them
+ * in the wrong partition, or never claim them: the count changes only when asked to
+ * ({@link RedisDelayQueues#changePartitions}), and only while the queue holds no task.
  */
 public class PartitionCountChangeException extends IllegalStateException {
 
@@ -24,21 +25,32 @@ public class PartitionCountChangeException extends IllegalStateException {
 		this("Queue '" + queue + "' holds " + tasks + " task(s) placed in " + storedPartitions
 				+ " partition(s), so it cannot use " + configuredPartitions + " partition(s): tasks are placed by id "
 				+ "and would be looked for in the wrong partition. Keep " + storedPartitions
-				+ " partition(s) until the queue is empty, or move to a new queue name", queue, storedPartitions,
+				+ " partition(s) until the queue is empty and then change it with RedisDelayQueues.changePartitions, "
+				+ "or move to a new queue name", queue, storedPartitions,
 				configuredPartitions);
 	}
 
 	/**
-	 * Create an exception for a count that another instance recorded while this one checked the
-	 * empty queue.
+	 * Create an exception for an instance configured with a count other than the one recorded in
+	 * Redis, which every instance of the queue must use until it is
+	 * {@linkplain RedisDelayQueues#changePartitions changed}.
 	 * @param queue the queue
-	 * @param recordedPartitions the partitions the other instance recorded
+	 * @param recordedPartitions the partitions recorded for the queue
 	 * @param configuredPartitions the partitions this instance is configured with
 	 */
 	public PartitionCountChangeException(String queue, int recordedPartitions, int configuredPartitions) {
-		this("Another instance recorded " + recordedPartitions + " partition(s) for queue '" + queue
-				+ "' while this one, configured with " + configuredPartitions + ", checked it: every instance of a "
-				+ "queue must use the same partition count", queue, recordedPartitions, configuredPartitions);
+		this("Queue '" + queue + "' is recorded in Redis with " + recordedPartitions + " partition(s), but this "
+				+ "instance is configured with " + configuredPartitions + ": every instance of a queue places task "
+				+ "ids with the recorded count, or refuses to write. Configure " + recordedPartitions
+				+ " partition(s), or change the count with RedisDelayQueues.changePartitions while the queue is empty",
+				queue, recordedPartitions, configuredPartitions);
+	}
+
+	/** An exception for a queue whose count is being changed: no instance writes to it meanwhile. */
+	static PartitionCountChangeException changing(String queue, int recordedPartitions, int configuredPartitions) {
+		return new PartitionCountChangeException("The partition count of queue '" + queue + "' is being changed from "
+				+ recordedPartitions + ", so no instance writes to it; if the change was cut short, ask for it again "
+				+ "with RedisDelayQueues.changePartitions", queue, recordedPartitions, configuredPartitions);
 	}
 
 	private PartitionCountChangeException(String message, String queue, int storedPartitions,
@@ -54,7 +66,7 @@ public class PartitionCountChangeException extends IllegalStateException {
 		return this.queue;
 	}
 
-	/** The partitions the queue's tasks were placed in. */
+	/** The partitions recorded for the queue, which its tasks were placed in. */
 	public int getStoredPartitions() {
 		return this.storedPartitions;
 	}

@@ -18,9 +18,12 @@ import java.util.List;
  * @param dead dead letters: sorted set of ids scored by failure time
  * @param deadPayloads dead letter payloads by id
  * @param deadInfo dead letter details by id ({@code attempts|scheduledAt|reason})
+ * @param partitions the queue's partition count as recorded in this partition's slot, which the
+ * scripts that place by id check (see {@link PartitionLayout}); in the first partition, the record
+ * that the others copy
  */
 record QueueKeys(String due, String tasks, String meta, String inFlight, String sequence, String wake, String dead,
-		String deadPayloads, String deadInfo) {
+		String deadPayloads, String deadInfo, String partitions) {
 
 	static QueueKeys of(String prefix, String queue) {
 		return of(prefix, queue, 0);
@@ -30,16 +33,16 @@ record QueueKeys(String due, String tasks, String meta, String inFlight, String 
 		String base = (partition == 0) ? prefix + "{" + queue + "}:"
 				: prefix + "{" + queue + "#" + partition + "}:p" + partition + ":";
 		return new QueueKeys(base + "due", base + "tasks", base + "meta", base + "inflight", base + "seq",
-				base + "wake", base + "dead", base + "dead-payloads", base + "dead-info");
+				base + "wake", base + "dead", base + "dead-payloads", base + "dead-info", base + "partitions");
 	}
 
 	List<String> forSchedule() {
-		return List.of(this.due, this.tasks, this.meta, this.sequence, this.wake);
+		return List.of(this.due, this.tasks, this.meta, this.sequence, this.wake, this.partitions);
 	}
 
 	List<String> forClaim() {
 		return List.of(this.due, this.tasks, this.meta, this.inFlight, this.sequence, this.dead, this.deadPayloads,
-				this.deadInfo);
+				this.deadInfo, this.partitions);
 	}
 
 	List<String> forSettle() {
@@ -48,11 +51,11 @@ record QueueKeys(String due, String tasks, String meta, String inFlight, String 
 	}
 
 	List<String> forCancel() {
-		return List.of(this.due, this.tasks, this.meta);
+		return List.of(this.due, this.tasks, this.meta, this.partitions);
 	}
 
 	List<String> forReschedule() {
-		return List.of(this.due, this.meta, this.sequence, this.wake);
+		return List.of(this.due, this.meta, this.sequence, this.wake, this.partitions);
 	}
 
 	List<String> forAdvance() {
@@ -61,7 +64,11 @@ record QueueKeys(String due, String tasks, String meta, String inFlight, String 
 
 	List<String> forRedrive() {
 		return List.of(this.due, this.tasks, this.meta, this.sequence, this.wake, this.dead, this.deadPayloads,
-				this.deadInfo);
+				this.deadInfo, this.partitions);
+	}
+
+	List<String> forPurgeDeadLetter() {
+		return List.of(this.dead, this.deadPayloads, this.deadInfo, this.partitions);
 	}
 
 	List<String> forDeadLetters() {
@@ -69,7 +76,7 @@ record QueueKeys(String due, String tasks, String meta, String inFlight, String 
 	}
 
 	List<String> forFind() {
-		return List.of(this.tasks, this.meta, this.inFlight);
+		return List.of(this.tasks, this.meta, this.inFlight, this.partitions);
 	}
 
 	List<String> forPeek() {

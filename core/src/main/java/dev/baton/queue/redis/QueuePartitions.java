@@ -15,8 +15,6 @@ final class QueuePartitions {
 
 	private final List<QueueKeys> partitions;
 
-	private final String layoutKey;
-
 	QueuePartitions(String prefix, String queue, int count) {
 		if (count < 1 || count > RedisDelayQueues.MAX_PARTITIONS) {
 			throw new IllegalArgumentException(
@@ -27,7 +25,6 @@ final class QueuePartitions {
 			keys.add(QueueKeys.of(prefix, queue, partition));
 		}
 		this.partitions = List.copyOf(keys);
-		this.layoutKey = prefix + "{" + queue + "}:partitions";
 	}
 
 	/** The keys of every partition, the first being those of the queue unpartitioned. */
@@ -35,6 +32,7 @@ final class QueuePartitions {
 		return this.partitions;
 	}
 
+	/** How many partitions, and the argument by which scripts that place by id check it. */
 	int count() {
 		return this.partitions.size();
 	}
@@ -47,14 +45,6 @@ final class QueuePartitions {
 		CRC32 crc = new CRC32();
 		crc.update(id.getBytes(StandardCharsets.UTF_8));
 		return this.partitions.get((int) (crc.getValue() % this.partitions.size()));
-	}
-
-	/**
-	 * The key that records how many partitions the queue's tasks were placed in (absent: one), in
-	 * the first partition's slot.
-	 */
-	String layoutKey() {
-		return this.layoutKey;
 	}
 
 }

@@ -6,10 +6,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -33,6 +35,7 @@ import dev.baton.observation.TaskSchedulingObservationConvention;
 import io.micrometer.observation.Observation;
 import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.queue.internal.SafeDeadLetterReason;
+import dev.baton.queue.internal.PartialSettlementException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -74,8 +77,13 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private final QueuePartitions partitions;
 
+	private final PartitionLayout layout;
+
 	/** Which partition a claim asks first, so that claims go round the partitions. */
 	private final AtomicInteger claimRotation = new AtomicInteger();
+
+	/** The partitions that claims leave out for a while since they failed. */
+	private final PartitionRests rests;
 
 	/** Whether the last claim got all it asked for: the queue has a backlog. */
 	private volatile boolean lastClaimFull;
@@ -99,9 +107,9 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private final ObservationSettings<TaskSchedulingObservationConvention> observations;
 
-	RedisDelayQueue(String name, QueuePartitions partitions, PayloadCodec<T> codec, Duration visibilityTimeout,
-			DeadLetterRetention deadLetterRetention, DeadLetterReason deadLetterReason, WakeChannels wakeChannels,
-			TimedScripts timedScripts, QueueMetrics metrics,
+	RedisDelayQueue(String name, QueuePartitions partitions, PartitionLayout layout, PayloadCodec<T> codec,
+			Duration visibilityTimeout, DeadLetterRetention deadLetterRetention, DeadLetterReason deadLetterReason,
+			WakeChannels wakeChannels, TimedScripts timedScripts, QueueMetrics metrics,
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
 		this.deadLetterReason = deadLetterReason;
 		this.timedScripts = timedScripts;
@@ -109,10 +117,12 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		this.retention = PartitionRetention.of(deadLetterRetention, partitions.count());
 		this.name = name;
 		this.partitions = partitions;
+		this.layout = layout;
 		this.codec = codec;
 		this.visibilityTimeout = visibilityTimeout;
 		this.wakeChannels = wakeChannels;
 		this.metrics = metrics;
+		this.rests = new PartitionRests(roundWait());
 	}
 
 	@Override
@@ -148,7 +158,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		String json = this.codec.write(checkedId, Validate.payload(payload));
 		List<Object> reply = observeScheduling(List.of(checkedId), (trace) -> call(QueueScript.SCHEDULE,
 				"schedule task '" + checkedId + "'", this.partitions.forId(checkedId).forSchedule(),
-				List.of(mode, trace, checkedId, json, time)));
+				placing(mode, trace, checkedId, json, time)));
 		boolean scheduled = isOne(reply.get(0));
 		if (scheduled) {
 			this.metrics.scheduled(this.name, 1);
@@ -195,12 +205,13 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 				List<Integer> indexes = partition.getValue();
 				if (from < indexes.size()) {
 					List<Integer> batch = indexes.subList(from, Math.min(indexes.size(), from + SCHEDULE_BATCH));
-					List<String> args = new ArrayList<>(batch.size() * 3 + 2);
+					List<String> args = new ArrayList<>(batch.size() * 3 + 3);
 					args.add("delay");
 					args.add(trace);
 					for (int index : batch) {
 						args.addAll(triples.subList(index * 3, index * 3 + 3));
 					}
+					args.add(count());
 					calls.add(new PartitionCall(partition.getKey().forSchedule(), args));
 					batches.add(batch);
 				}
@@ -208,7 +219,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			if (calls.isEmpty()) {
 				break;
 			}
-			List<TimedScripts.Reply> replies = runEach(QueueScript.SCHEDULE, what, calls);
+			List<TimedScripts.Reply> replies = this.layout.placed(calls,
+					(placing) -> runEach(QueueScript.SCHEDULE, what, placing));
 			RuntimeException failure = null;
 			for (int call = 0; call < calls.size(); call++) {
 				try {
@@ -275,7 +287,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public boolean reschedule(String id, Duration delay) {
-		List<String> args = List.of(Validate.id(id), Validate.delayMillis(delay));
+		List<String> args = placing(Validate.id(id), Validate.delayMillis(delay));
 		return isOne(call(QueueScript.RESCHEDULE, "reschedule task '" + id + "'", this.partitions.forId(id).forReschedule(),
 				args).get(0));
 	}
@@ -294,14 +306,14 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	public boolean cancel(String id) {
 		String checkedId = Validate.id(id);
 		return isOne(call(QueueScript.CANCEL, "cancel task '" + checkedId + "'", this.partitions.forId(checkedId).forCancel(),
-				List.of(checkedId)).get(0));
+				placing(checkedId)).get(0));
 	}
 
 	@Override
 	public Optional<ScheduledTask<T>> find(String id) {
 		String checkedId = Validate.id(id);
 		List<Object> reply = call(QueueScript.FIND, "find task '" + checkedId + "'",
-				this.partitions.forId(checkedId).forFind(), List.of(checkedId));
+				this.partitions.forId(checkedId).forFind(), placing(checkedId));
 		if (reply.isEmpty()) {
 			return Optional.empty();
 		}
@@ -392,7 +404,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		int first = Math.floorMod(this.claimRotation.getAndIncrement(), all.size());
 		List<QueueKeys> rotated = new ArrayList<>(all.subList(first, all.size()));
 		rotated.addAll(all.subList(0, first));
-		boolean backlog = this.lastClaimFull && all.size() > 1;
+		rotated = this.rests.askable(rotated);
+		boolean backlog = this.lastClaimFull && rotated.size() > 1;
 		PartitionClaims claims = new PartitionClaims();
 		List<QueueKeys> asked = backlog ? rotated.subList(0, 1) : rotated;
 		for (int round = 0; round < MAX_CLAIM_ROUNDS && !asked.isEmpty(); round++) {
@@ -401,19 +414,24 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		}
 		this.lastClaimFull = claims.deliveries.size() >= wanted;
 		if (claims.failure != null) {
-			if (claims.deliveries.isEmpty()) {
+			if (claims.dueIn.isEmpty()) {
 				throw claims.failure;
 			}
 			// The tasks claimed from the other partitions are in flight now: hand them out.
-			logger.warn("Claiming from a partition of queue '" + this.name + "' failed; trying again with the next "
-					+ "claim: " + claims.failure.getMessage());
+			logger.warn("Claiming from " + claims.failed.size() + " partition(s) of queue '" + this.name + "' failed; "
+					+ "claims leave them out for a while: " + claims.failure.getMessage());
 		}
 		if (all.size() > 1) {
 			claims.deliveries.sort(Comparator.comparing(Delivery::dueAt));
 		}
 		// Partitions that were not asked may have tasks due: a full claim from one partition looks again soon.
-		boolean unheard = claims.dueIn.size() < all.size();
-		long nextDueIn = (claims.failure != null || unheard) ? 0 : claims.nextDueIn();
+		boolean unheard = claims.dueIn.size() + claims.failed.size() < rotated.size();
+		long nextDueIn = unheard ? 0 : claims.nextDueIn();
+		long nextAsk = this.rests.nextAskIn();
+		if (nextAsk >= 0) {
+			// A failed or resting partition is asked again once its rest is over.
+			nextDueIn = (nextDueIn < 0) ? nextAsk : Math.min(nextDueIn, nextAsk);
+		}
 		return new Claim<>(claims.deliveries, (nextDueIn < 0) ? null : Duration.ofMillis(nextDueIn),
 				claims.serverTime);
 	}
@@ -424,19 +442,24 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		for (int i = 0; i < partitions.size(); i++) {
 			int share = wanted / partitions.size() + ((i < wanted % partitions.size()) ? 1 : 0);
 			calls.add(new PartitionCall(partitions.get(i).forClaim(), List.of(Integer.toString(share), timeoutMillis,
-					Integer.toString(REQUEUE_BATCH), this.retention.argument(), Integer.toString(RETENTION_BATCH))));
+					Integer.toString(REQUEUE_BATCH), this.retention.argument(), Integer.toString(RETENTION_BATCH),
+					count())));
 		}
 		String what = "claim tasks of queue '" + this.name + "'";
-		List<TimedScripts.Reply> replies = runEach(QueueScript.CLAIM, what, calls);
+		List<TimedScripts.Reply> replies = this.layout.placed(calls,
+				(placing) -> runEach(QueueScript.CLAIM, what, placing));
 		for (int i = 0; i < replies.size(); i++) {
 			try {
 				List<Object> reply = replyOf(what, replies.get(i));
 				claims.answered(partitions.get(i), Instant.ofEpochMilli(Long.parseLong((String) reply.get(0))),
 						Long.parseLong((String) reply.get(1)));
+				this.rests.answered(partitions.get(i));
 				readClaimed(partitions.get(i), reply, claims.deliveries);
 			}
 			catch (RuntimeException ex) {
 				claims.failure = (claims.failure != null) ? claims.failure : ex;
+				claims.failed.add(partitions.get(i));
+				this.rests.failed(partitions.get(i));
 			}
 		}
 	}
@@ -458,11 +481,17 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			this.dueIn.put(partition, nextDueIn);
 		}
 
-		/** The partitions that have not answered yet or said they have tasks due, in the given order. */
+		/** Partitions that failed in this claim: not asked again within it. */
+		final Set<QueueKeys> failed = new HashSet<>();
+
+		/**
+		 * The partitions that have not answered yet or said they have tasks due, in the given order,
+		 * but none that failed.
+		 */
 		List<QueueKeys> unheardOrDue(List<QueueKeys> partitions) {
 			return partitions.stream().filter((partition) -> {
 				Long next = this.dueIn.get(partition);
-				return next == null || next == 0;
+				return !this.failed.contains(partition) && (next == null || next == 0);
 			}).toList();
 		}
 
@@ -530,6 +559,11 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	}
 
 	@Override
+	public Object partitionOf(Delivery<T> delivery) {
+		return (delivery instanceof RedisDelivery<T> redisDelivery) ? redisDelivery.partition() : this;
+	}
+
+	@Override
 	public void handBack(Collection<? extends Delivery<T>> deliveries) {
 		settle(Settlement.HAND_BACK, "", deliveries);
 	}
@@ -584,22 +618,41 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	/**
 	 * The deliveries settle.lua answered 0 for, from each partition's reply in the order of
-	 * {@code byPartition}.
-	 * @throws RuntimeException the first partition's failure
+	 * {@code byPartition}. Each partition counts on its own, so that one failing partition does not
+	 * make the others' settlements look failed.
+	 * @throws PartialSettlementException if some partitions failed and others answered
+	 * @throws RuntimeException the first partition's failure, if every one failed
 	 */
 	private List<Delivery<T>> stale(String what, Map<QueueKeys, List<RedisDelivery<T>>> byPartition,
 			List<TimedScripts.Reply> replies) {
 		List<Delivery<T>> stale = new ArrayList<>();
+		List<Delivery<T>> unsettled = new ArrayList<>();
+		RuntimeException failure = null;
 		int call = 0;
 		for (List<RedisDelivery<T>> deliveries : byPartition.values()) {
-			List<Object> results = replyOf(what, replies.get(call++));
+			List<Object> results;
+			try {
+				results = replyOf(what, replies.get(call++));
+			}
+			catch (RuntimeException ex) {
+				failure = (failure != null) ? failure : ex;
+				unsettled.addAll(deliveries);
+				continue;
+			}
 			for (int i = 0; i < deliveries.size(); i++) {
 				if (!isOne(results.get(i))) {
 					stale.add(deliveries.get(i));
 				}
 			}
 		}
-		return stale;
+		if (failure == null) {
+			return stale;
+		}
+		if (unsettled.size() == byPartition.values().stream().mapToInt(List::size).sum()) {
+			throw failure;
+		}
+		throw new PartialSettlementException("Could not " + what + " on " + unsettled.size() + " task(s) of queue '"
+				+ this.name + "'; the others' partitions answered: " + failure.getMessage(), failure, unsettled, stale);
 	}
 
 	private List<Object> settleTokens(Settlement settlement, String argument, QueueKeys partition,
@@ -668,14 +721,14 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	public boolean redrive(String id) {
 		String checkedId = Validate.id(id);
 		return isOne(call(QueueScript.REDRIVE, "redrive task '" + checkedId + "'",
-				this.partitions.forId(checkedId).forRedrive(), List.of(checkedId)).get(0));
+				this.partitions.forId(checkedId).forRedrive(), placing(checkedId)).get(0));
 	}
 
 	@Override
 	public boolean purgeDeadLetter(String id) {
 		String checkedId = Validate.id(id);
 		return isOne(call(QueueScript.PURGE_DEAD_LETTER, "purge dead letter '" + checkedId + "'",
-				this.partitions.forId(checkedId).forDeadLetters(), List.of(checkedId)).get(0));
+				this.partitions.forId(checkedId).forPurgeDeadLetter(), placing(checkedId)).get(0));
 	}
 
 	/**
@@ -707,8 +760,19 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	 */
 	private List<Object> call(QueueScript script, String what, List<String> keys, List<String> args) {
 		String fullWhat = what + " of queue '" + this.name + "'";
-		return replyOf(fullWhat,
-				this.timedScripts.evalAll(fullWhat, List.of(new PartitionCall(keys, args).of(script))).get(0));
+		return replyOf(fullWhat, this.layout.placed(List.of(new PartitionCall(keys, args)), (placing) -> this.timedScripts
+			.evalAll(fullWhat, placing.stream().map((call) -> call.of(script)).toList())).get(0));
+	}
+
+	/** The arguments of a script that places by id, followed by the partition count it places with. */
+	private List<String> placing(String... args) {
+		List<String> all = new ArrayList<>(List.of(args));
+		all.add(count());
+		return all;
+	}
+
+	private String count() {
+		return Integer.toString(this.partitions.count());
 	}
 
 	/**
@@ -722,10 +786,13 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		for (PartitionCall call : calls) {
 			scripts.add(call.of(script));
 		}
+		return this.timedScripts.evalAll(what, scripts, roundWait());
+	}
+
+	private Duration roundWait() {
 		Duration commandTimeout = this.timedScripts.timeout();
-		Duration roundWait = (this.visibilityTimeout.compareTo(commandTimeout.multipliedBy(3)) < 0)
+		return (this.visibilityTimeout.compareTo(commandTimeout.multipliedBy(3)) < 0)
 				? this.visibilityTimeout.dividedBy(3) : commandTimeout;
-		return this.timedScripts.evalAll(what, scripts, roundWait);
 	}
 
 	/**
@@ -733,8 +800,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	 * @throws RuntimeException the failure: as Spring Data Redis translated it, or wrapped
 	 */
 	private List<Object> replyOf(String what, TimedScripts.Reply reply) {
-		if (reply.failure() instanceof DataAccessException ex) {
-			throw ex;
+		if (reply.failure() instanceof DataAccessException || reply.failure() instanceof PartitionCountChangeException) {
+			throw (RuntimeException) reply.failure();
 		}
 		List<?> value = (List<?>) this.timedScripts.value(what, reply);
 		List<Object> strings = new ArrayList<>(value.size());

@@ -16,9 +16,12 @@ import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -32,6 +35,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * {@linkplain Builder#knownQueues known} queue, the same name and type return the same instance. {@link #close()} stops listening for wake-ups.
  */
 public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(RedisDelayQueues.class);
 
 	/** Most partitions of one queue: a claim sends a script to each. */
 	public static final int MAX_PARTITIONS = 1024;
@@ -119,7 +124,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		return (DelayQueue<T>) this.queues.computeIfAbsent(key, (k) -> {
 			RedisDelayQueue<T> queue = create(name, payloadType, this.metrics, this.observations);
 			if (!this.watchedQueues.containsKey(name)) {
-				PartitionLayout.check(this.timedScripts, this.keyPrefix, name, this.partitions.applyAsInt(name));
+				checkPartitions(name);
 			}
 			if (this.watchedQueues.putIfAbsent(name, Boolean.TRUE) == null) {
 				this.metrics.watch(name, queue::stats);
@@ -128,9 +133,50 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		});
 	}
 
+	/**
+	 * Checks a known queue's partition count when first got, so that a wrong one fails start-up. A
+	 * check Redis does not answer is left to the first write, which the scripts refuse while the
+	 * count is not the recorded one.
+	 */
+	private void checkPartitions(String name) {
+		try {
+			layout(name).check();
+		}
+		catch (DataAccessException ex) {
+			logger.warn("Could not check the partitions of queue '" + name + "' (" + ex.getMessage()
+					+ "); its first write checks them");
+		}
+	}
+
+	private PartitionLayout layout(String name) {
+		return new PartitionLayout(this.timedScripts, this.keyPrefix, name, this.partitions.applyAsInt(name));
+	}
+
+	/**
+	 * Change the number of partitions a queue's task ids are placed in, which Redis records for
+	 * every instance: the first instance of a new queue records its count, and from then on an
+	 * instance configured with another one refuses to write to the queue
+	 * ({@link PartitionCountChangeException}) until it is configured with the recorded count. Only an
+	 * empty queue (no waiting, in-flight or dead task) changes its count: meanwhile every instance
+	 * refuses to write to it, and afterwards those still configured with the old count. Deploy the
+	 * new count once it is changed.
+	 * @param name the queue name
+	 * @param partitions the new number of partitions, 1 to {@value #MAX_PARTITIONS}
+	 * @throws PartitionCountChangeException if the queue holds tasks; its count is left as it was
+	 * @throws org.springframework.dao.DataAccessException if Redis failed: a change cut short
+	 * leaves every instance refusing to write to the queue until it is asked for again
+	 */
+	public void changePartitions(String name, int partitions) {
+		Validate.queueName(name);
+		// Checks the bounds, naming the queue.
+		new QueuePartitions(this.keyPrefix, name, partitions);
+		PartitionLayout.change(this.timedScripts, this.keyPrefix, name, partitions);
+	}
+
 	private <T> RedisDelayQueue<T> create(String name, Class<T> payloadType, QueueMetrics metrics,
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
 		return new RedisDelayQueue<>(name, new QueuePartitions(this.keyPrefix, name, this.partitions.applyAsInt(name)),
+				layout(name),
 				new PayloadCodec<>(this.jsonMapper, payloadType, this.strictPayloads.test(name), this.maxPayloadSize),
 				this.visibilityTimeout, this.deadLetterRetention.apply(name), this.deadLetterReason, this.wakeChannels,
 				this.timedScripts, metrics, observations);
@@ -320,9 +366,11 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		/**
 		 * Set how many partitions each queue is spread over, each in a hash slot of its own, so
 		 * that one queue can use every shard of a Redis Cluster. A task's partition follows from
-		 * its id; due order holds within a partition. The default is 1 for every queue. A
-		 * {@linkplain #knownQueues known} queue refuses, when first got, a count other than the
-		 * one its stored tasks were placed with ({@link PartitionCountChangeException}).
+		 * its id; due order holds within a partition. The default is 1 for every queue. The first
+		 * instance of a new queue records its count in Redis; an instance configured with another
+		 * refuses to write to the queue ({@link PartitionCountChangeException}), a
+		 * {@linkplain #knownQueues known} queue already when first got. Change a recorded count
+		 * with {@link RedisDelayQueues#changePartitions}.
 		 * @param partitions the number of partitions by queue name, 1 to 1024
 		 * @return this builder
 		 */

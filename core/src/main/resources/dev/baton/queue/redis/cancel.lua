@@ -1,7 +1,12 @@
 -- Deletes a task that is waiting in the due set (not in flight).
--- KEYS[1] due (zset), KEYS[2] tasks (hash), KEYS[3] meta (hash)
--- ARGV[1] id
+-- KEYS[1] due (zset), KEYS[2] tasks (hash), KEYS[3] meta (hash), KEYS[4] the partition count
+-- recorded in this partition's slot (see misplaced in common.lua)
+-- ARGV[1] id, ARGV[2] the partition count the id was placed with
 -- Returns: 1 if the task was waiting and is deleted, 0 otherwise
+local refused = misplaced()
+if refused then
+	return refused
+end
 local meta = redis.call('HGET', KEYS[3], ARGV[1])
 if not meta then
 	return 0

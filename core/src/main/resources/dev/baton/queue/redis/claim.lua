@@ -9,10 +9,11 @@
 -- deleted, at most ARGV[5] per claim.
 -- KEYS[1] due (zset), KEYS[2] tasks (hash), KEYS[3] meta (hash), KEYS[4] in flight (zset id ->
 -- visibility deadline), KEYS[5] sequence (string counter, also the source of tokens, see reserveSequence),
--- KEYS[6] dead (zset id -> failedAt), KEYS[7] dead payloads (hash), KEYS[8] dead info (hash)
+-- KEYS[6] dead (zset id -> failedAt), KEYS[7] dead payloads (hash), KEYS[8] dead info (hash),
+-- KEYS[9] the partition count recorded in this partition's slot (see misplaced in common.lua)
 -- ARGV[1] max tasks to claim, ARGV[2] visibility timeout ms, ARGV[3] max expired tasks to requeue,
 --   ARGV[4] the dead-letter retention "maxCount|maxAgeMillis", or '' to keep every dead letter,
---   ARGV[5] max dead letters to delete
+--   ARGV[5] max dead letters to delete, ARGV[6] the partition count of the claiming instance
 -- Returns: {now ms, ms until the next waiting task is due (0 if due now) or the first in-flight
 --   delivery expires, whichever is first, or -1 if no task waits or is in flight,
 --   the number of tasks found in line without their payload or meta (their keys were evicted or
@@ -20,6 +21,10 @@
 --   the number of dead letters the retention deleted,
 --   then per claimed task: id, payload, meta "scheduledAt|dueAt|attempt|token|sequence" and trace}
 redis.replicate_commands()
+local refused = misplaced()
+if refused then
+	return refused
+end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 

@@ -3,6 +3,18 @@
 -- script's writes when a later command fails, so a user denied the wake channel gets an error
 -- from a call that changed nothing, and can retry it without storing a task twice.
 
+-- Refuses a call that placed its ids with a partition count other than the one recorded in the
+-- partition's slot (absent: one partition; negative: being changed, see PartitionLayout). Scripts
+-- that place by id pass that record as their last key and the caller's count as their last
+-- argument. Returns the error to return, or nil.
+local function misplaced()
+	local recorded = redis.call('GET', KEYS[#KEYS]) or '1'
+	if recorded ~= ARGV[#ARGV] then
+		return redis.error_reply('BATON-PARTITIONS ' .. recorded)
+	end
+	return nil
+end
+
 -- Runs a command whose arguments come in groups (ids, or score-member and field-value pairs) in
 -- slices that stay below Lua's limit on unpacked values.
 local function callInSlices(command, key, args)

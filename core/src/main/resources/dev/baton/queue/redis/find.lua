@@ -1,8 +1,13 @@
 -- Reads a scheduled or in-flight task.
--- KEYS[1] tasks (hash), KEYS[2] meta (hash), KEYS[3] in flight (zset)
--- ARGV[1] id
+-- KEYS[1] tasks (hash), KEYS[2] meta (hash), KEYS[3] in flight (zset), KEYS[4] the partition count
+-- recorded in this partition's slot (see misplaced in common.lua)
+-- ARGV[1] id, ARGV[2] the partition count the id was placed with
 -- Returns: {payload, meta "scheduledAt|dueAt|attempt|token|sequence", '1' if in flight else '0'},
 --   or an empty array if unknown
+local refused = misplaced()
+if refused then
+	return refused
+end
 local payload = redis.call('HGET', KEYS[1], ARGV[1])
 local meta = redis.call('HGET', KEYS[2], ARGV[1])
 if not payload or not meta then

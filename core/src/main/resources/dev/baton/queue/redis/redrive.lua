@@ -2,10 +2,15 @@
 -- task has the same id.
 -- KEYS[1] due (zset), KEYS[2] tasks (hash), KEYS[3] meta (hash), KEYS[4] sequence (string
 -- counter), KEYS[5] wake channel, KEYS[6] dead (zset), KEYS[7] dead payloads (hash),
--- KEYS[8] dead info (hash)
--- ARGV[1] id
+-- KEYS[8] dead info (hash), KEYS[9] the partition count recorded in this partition's slot (see
+-- misplaced in common.lua)
+-- ARGV[1] id, ARGV[2] the partition count the id was placed with
 -- Returns: 1 if the dead letter is back on the queue, 0 if unknown or its id is taken
 redis.replicate_commands()
+local refused = misplaced()
+if refused then
+	return refused
+end
 local id = ARGV[1]
 local payload = redis.call('HGET', KEYS[7], id)
 if not payload or redis.call('HEXISTS', KEYS[2], id) == 1 then

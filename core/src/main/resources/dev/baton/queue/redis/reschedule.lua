@@ -1,10 +1,16 @@
 -- Moves a task that is waiting in the due set (not in flight) to a new due time, after the
 -- tasks already due at that time, and publishes on the wake channel when it now falls due
 -- before every waiting task.
--- KEYS[1] due (zset), KEYS[2] meta (hash), KEYS[3] sequence (string counter), KEYS[4] wake channel
--- ARGV[1] id, ARGV[2] delay in milliseconds from now (Redis time)
+-- KEYS[1] due (zset), KEYS[2] meta (hash), KEYS[3] sequence (string counter), KEYS[4] wake channel,
+-- KEYS[5] the partition count recorded in this partition's slot (see misplaced in common.lua)
+-- ARGV[1] id, ARGV[2] delay in milliseconds from now (Redis time), ARGV[3] the partition count
+-- the id was placed with
 -- Returns: 1 if the task was waiting and is moved, 0 otherwise
 redis.replicate_commands()
+local refused = misplaced()
+if refused then
+	return refused
+end
 local id = ARGV[1]
 local meta = redis.call('HGET', KEYS[2], id)
 if not meta then

@@ -228,6 +228,55 @@ class DelayedTaskListenerContainerFaultTests {
 	}
 
 	@Test
+	void statusShowsAcknowledgementsThatKeepFailingAsNotProgressing(RedisConnectionFactory connectionFactory) {
+		FaultyQueues faults = new FaultyQueues();
+		Recorder handler = new Recorder();
+		ListenerContext app = start(connectionFactory, faults, settings(Duration.ofSeconds(30)), handler);
+		DelayedTaskListenerRegistry registry = app.registry();
+		faults.fail(Call.ACKNOWLEDGE, Integer.MAX_VALUE, () -> new QueryTimeoutException("injected"));
+
+		app.queues.get("recorded", Parcel.class).schedule("r-1", new Parcel("r-1", 1), Duration.ZERO);
+
+		// 10 times the 200 ms idle poll
+		await().atMost(Duration.ofSeconds(5)).until(() -> !registry.getStatus("recorded").orElseThrow().progressing());
+		assertThat(handler.ids).containsExactly("r-1");
+		faults.fail(Call.ACKNOWLEDGE, 0, () -> new QueryTimeoutException("unused"));
+		await().atMost(Duration.ofSeconds(5)).until(() -> registry.getStatus("recorded").orElseThrow().progressing());
+	}
+
+	@Test
+	void statusShowsExtensionsThatKeepFailingAsNotProgressing(RedisConnectionFactory connectionFactory) {
+		FaultyQueues faults = new FaultyQueues();
+		HangingHandler handler = new HangingHandler();
+		// A prefetch leaves permits free while the one handler hangs: only the extensions fail.
+		ListenerContext app = start(connectionFactory, faults, new ListenerSettings(5, SHORT_BACKOFF,
+				Duration.ofSeconds(3), 32, 4, Duration.ofMillis(200), Duration.ofSeconds(2)), handler);
+		DelayedTaskListenerRegistry registry = app.registry();
+		faults.fail(Call.EXTEND, Integer.MAX_VALUE, () -> new QueryTimeoutException("injected"));
+
+		app.queues.get("hanging", Parcel.class).schedule("h-1", new Parcel("h-1", 1), Duration.ZERO);
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> !registry.getStatus("hanging").orElseThrow().progressing());
+		assertThat(registry.getStatus("hanging").orElseThrow().running()).isTrue();
+		faults.fail(Call.EXTEND, 0, () -> new QueryTimeoutException("unused"));
+		handler.release.countDown();
+		await().atMost(Duration.ofSeconds(5)).until(() -> registry.getStatus("hanging").orElseThrow().progressing());
+	}
+
+	@Test
+	void statusShowsAContainerThatFreesNoPermitAsNotProgressing(RedisConnectionFactory connectionFactory) {
+		HangingHandler handler = new HangingHandler();
+		ListenerContext app = start(connectionFactory, new FaultyQueues(), settings(Duration.ofSeconds(30)), handler);
+		DelayedTaskListenerRegistry registry = app.registry();
+
+		app.queues.get("hanging", Parcel.class).schedule("h-1", new Parcel("h-1", 1), Duration.ZERO);
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> !registry.getStatus("hanging").orElseThrow().progressing());
+		handler.release.countDown();
+		await().atMost(Duration.ofSeconds(5)).until(() -> registry.getStatus("hanging").orElseThrow().progressing());
+	}
+
+	@Test
 	void latenessIsNotBiasedByASlowClaimReply(RedisConnectionFactory connectionFactory) {
 		FaultyQueues faults = new FaultyQueues().delayClaims(Duration.ofMillis(400));
 		Recorder handler = new Recorder();
@@ -400,6 +449,18 @@ class DelayedTaskListenerContainerFaultTests {
 		void handle(Parcel parcel) throws InterruptedException {
 			this.started.incrementAndGet();
 			Thread.sleep(3000);
+		}
+
+	}
+
+	/** Holds its one worker, and with it the only permit, until released. */
+	static class HangingHandler {
+
+		final CountDownLatch release = new CountDownLatch(1);
+
+		@DelayedTask(queue = "hanging")
+		void handle(Parcel parcel) throws InterruptedException {
+			this.release.await(30, TimeUnit.SECONDS);
 		}
 
 	}

@@ -205,27 +205,6 @@ class PartitionedDelayQueueTests {
 	}
 
 	@Test
-	void partitionCountIsRecordedOnlyOverTheCountReadBefore(RedisConnectionFactory connectionFactory,
-			StringRedisTemplate redis) {
-		TimedScripts scripts = new TimedScripts(connectionFactory, Duration.ofSeconds(2), RedisSystemException::new);
-		List<String> key = List.of("baton:q:{orders}:partitions");
-		assertThat(partitionCount(scripts, key, "", "4")).as("read only").isEqualTo(1L);
-		assertThat(redis.hasKey(key.get(0))).isFalse();
-
-		// Another instance recorded 2 after this one had read 1.
-		assertThat(partitionCount(scripts, key, "1", "2")).isEqualTo(1L);
-		assertThat(partitionCount(scripts, key, "1", "4")).isEqualTo(2L);
-		assertThat(redis.opsForValue().get(key.get(0))).isEqualTo("2");
-
-		assertThat(partitionCount(scripts, key, "2", "1")).isEqualTo(2L);
-		assertThat(redis.hasKey(key.get(0))).as("one partition, the default, is not recorded").isFalse();
-	}
-
-	private static Object partitionCount(TimedScripts scripts, List<String> key, String readBefore, String count) {
-		return ((List<?>) scripts.eval("count", QueueScript.PARTITION_COUNT.script(), key, readBefore, count)).get(0);
-	}
-
-	@Test
 	void aWakeUpFromAPartitionOtherThanTheFirstReachesTheConsumer(RedisConnectionFactory connectionFactory)
 			throws Exception {
 		try (RedisDelayQueues queues = partitioned(connectionFactory, 4)) {
