@@ -29,11 +29,6 @@ final class PayloadCodec<T> {
 	/** The most bytes of JSON a payload may take. */
 	private final int maxSize;
 
-	/** The type payloads are read as. */
-	Class<T> type() {
-		return this.type;
-	}
-
 	PayloadCodec(JsonMapper jsonMapper, Class<T> type, boolean strict, int maxSize) {
 		this.jsonMapper = jsonMapper;
 		ObjectReader reader = jsonMapper.readerFor(type);
