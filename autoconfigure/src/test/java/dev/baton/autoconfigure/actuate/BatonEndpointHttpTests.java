@@ -25,13 +25,14 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=baton", "management.endpoint.baton.access=unrestricted",
-				"management.endpoint.baton.writable-queues=reminders",
+				"management.endpoint.baton.writable-queues=reminders", "management.endpoint.baton.show-values=always",
 				"baton.queue.queues.reminders.payload-type=dev.baton.autoconfigure.actuate.BatonEndpointHttpTests$Reminder" })
 @RedisTest
 class BatonEndpointHttpTests {
@@ -141,6 +142,25 @@ class BatonEndpointHttpTests {
 		assertThat(deadLetter.get("id").asString()).isEqualTo("poison");
 		assertThat(deadLetter.get("payload").isNull()).isTrue();
 		assertThat(deadLetter.get("unreadablePayload").asString()).isEqualTo("42");
+	}
+
+	/** show-values=always still passes every payload, unreadable payload and reason through the sanitizer. */
+	@Test
+	void sanitizerIsAppliedToEveryPayloadAndReason(@Autowired DelayQueues queues) {
+		this.reminders.schedule("waiting", new Reminder("IBAN DE44500105175407324931"), Duration.ofHours(1));
+		queues.get("reminders", String.class).schedule("poison", "DE44500105175407324931", Duration.ofHours(2));
+		this.reminders.schedule("failed", new Reminder("IBAN DE44500105175407324931"), Duration.ZERO);
+		assertThat(this.reminders.poll(1).get(0).deadLetter("IBAN DE44500105175407324931 refused")).isTrue();
+
+		HttpResponse<String> response = send("GET", "/actuator/baton/queues/reminders");
+
+		assertThat(response.body()).doesNotContain("DE4450");
+		JsonNode body = this.json.readTree(response.body());
+		assertThat(body.get("nextDue").get(0).get("payload").get("text").asString()).isEqualTo("IBAN DE**");
+		assertThat(body.get("nextDue").get(1).get("unreadablePayload").asString()).isEqualTo("\"DE**\"");
+		JsonNode deadLetter = body.get("deadLetters").get(0);
+		assertThat(deadLetter.get("payload").get("text").asString()).isEqualTo("IBAN DE**");
+		assertThat(deadLetter.get("reason").asString()).isEqualTo("IBAN DE** refused");
 	}
 
 	@Test
@@ -272,6 +292,19 @@ class BatonEndpointHttpTests {
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
 	static class App {
+
+		/** Masks German IBANs wherever the endpoint would show one. */
+		@Bean
+		BatonPayloadSanitizer ibanMasking() {
+			return (queue, part, value) -> switch (part) {
+				case PAYLOAD -> (value instanceof Reminder reminder) ? new Reminder(maskIban(reminder.text())) : value;
+				case UNREADABLE_PAYLOAD, REASON -> maskIban((String) value);
+			};
+		}
+
+		private static String maskIban(String text) {
+			return text.replaceAll("DE\\d{20}", "DE**");
+		}
 
 	}
 
