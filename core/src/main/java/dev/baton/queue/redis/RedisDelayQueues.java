@@ -26,7 +26,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * Delay queues stored in Redis. Each queue keeps its tasks in a few keys under one hash tag
  * ({@code baton:q:{name}:due}, {@code :tasks}, {@code :meta}, {@code :inflight}, {@code :dead}
  * ...), changes them only through Lua scripts, and takes every time from the Redis server's clock.
- * Payloads are written as JSON with the given mapper.
+ * Payloads are written as JSON with the given mapper, without its default typing if it has any:
+ * Redis does not choose which classes are instantiated (a payload type can still take
+ * {@code @JsonTypeInfo(use = Id.NAME)}; one with class names as type ids is warned of).
  *
  * <p>Queues returned by {@link #get(String, Class)} are cheap and thread-safe; for a
  * {@linkplain Builder#knownQueues known} queue, the same name and type return the same instance. {@link #close()} stops listening for wake-ups.
@@ -70,7 +72,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	private final int maxPayloadSize;
 
 	private RedisDelayQueues(Builder builder) {
-		this.jsonMapper = builder.jsonMapper;
+		this.jsonMapper = PayloadTypeIds.withoutDefaultTyping(builder.jsonMapper);
 		this.keyPrefix = builder.keyPrefix;
 		this.visibilityTimeout = builder.visibilityTimeout;
 		this.metrics = (builder.meterRegistry != null) ? new MicrometerQueueMetrics(builder.meterRegistry)
@@ -93,7 +95,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	/**
 	 * Start building delay queues.
 	 * @param connectionFactory the Redis connections to use
-	 * @param jsonMapper the mapper that writes and reads payloads
+	 * @param jsonMapper the mapper that writes and reads payloads; Baton uses a copy without its
+	 * default typing, if it has any
 	 * @return a builder
 	 */
 	public static Builder builder(RedisConnectionFactory connectionFactory, JsonMapper jsonMapper) {
@@ -118,6 +121,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		String key = name + "\u0000" + payloadType.getName();
 		return (DelayQueue<T>) this.queues.computeIfAbsent(key, (k) -> {
 			RedisDelayQueue<T> queue = create(name, payloadType, this.metrics, this.observations);
+			PayloadTypeIds.warnOfClassNames(name, payloadType);
 			if (!this.watchedQueues.containsKey(name)) {
 				PartitionLayout.check(this.timedScripts, this.keyPrefix, name, this.partitions.applyAsInt(name));
 			}
