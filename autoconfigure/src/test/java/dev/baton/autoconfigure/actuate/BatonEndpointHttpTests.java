@@ -16,6 +16,8 @@ import dev.baton.queue.DelayQueues;
 import dev.baton.queue.Delivery;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -222,6 +224,48 @@ class BatonEndpointHttpTests {
 
 		assertThat(response.statusCode()).isEqualTo(415);
 		assertThat(this.redis.opsForZSet().score(KEYS + "dead", "broken")).isNotNull();
+	}
+
+	/** Nor with the content types a cross-site form can send (a simple request, no CORS preflight). */
+	@ParameterizedTest
+	@ValueSource(strings = { "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x" })
+	void redriveWithAContentTypeAFormCanSendIsRefused(String contentType) {
+		deadLetter("broken", "boom");
+
+		HttpResponse<String> response = send(HttpRequest
+			.newBuilder(URI.create("http://localhost:" + this.port
+					+ "/actuator/baton/queues/reminders/dead-letters/broken/redrive"))
+			.POST(HttpRequest.BodyPublishers.ofString("x=1"))
+			.header("Content-Type", contentType)
+			.build());
+
+		assertThat(response.statusCode()).isEqualTo(415);
+		assertThat(this.redis.opsForZSet().score(KEYS + "dead", "broken")).isNotNull();
+	}
+
+	/**
+	 * Purge and cancel are DELETEs, which a cross-site page cannot send without a preflight: a
+	 * form's POST (with Spring's {@code _method} override, off by default in Boot) or a link's GET
+	 * to their paths changes nothing.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "/actuator/baton/queues/reminders/dead-letters/broken",
+			"/actuator/baton/queues/reminders/tasks/waiting" })
+	void purgeAndCancelCannotBeSentByAFormOrALink(String path) {
+		deadLetter("broken", "boom");
+		this.reminders.schedule("waiting", new Reminder("w"), Duration.ofHours(1));
+		URI uri = URI.create("http://localhost:" + this.port + path);
+
+		HttpResponse<String> form = send(HttpRequest.newBuilder(uri)
+			.POST(HttpRequest.BodyPublishers.ofString("_method=DELETE"))
+			.header("Content-Type", "application/x-www-form-urlencoded")
+			.build());
+		HttpResponse<String> link = send(HttpRequest.newBuilder(uri).GET().build());
+
+		assertThat(form.statusCode()).isBetween(400, 499);
+		assertThat(link.statusCode()).isBetween(400, 499);
+		assertThat(this.redis.opsForZSet().score(KEYS + "dead", "broken")).isNotNull();
+		assertThat(this.reminders.find("waiting")).isPresent();
 	}
 
 	@Test
