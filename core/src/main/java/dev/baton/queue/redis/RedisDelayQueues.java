@@ -14,6 +14,7 @@ import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.DeadLetterRetention;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
+import dev.baton.queue.PayloadEnvelope;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -71,6 +72,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 	private final int maxPayloadSize;
 
+	private final PayloadEnvelope payloadEnvelope;
+
 	private RedisDelayQueues(Builder builder) {
 		this.jsonMapper = PayloadTypeIds.withoutDefaultTyping(builder.jsonMapper);
 		this.keyPrefix = builder.keyPrefix;
@@ -86,6 +89,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		this.strictPayloads = builder.strictPayloads;
 		this.partitions = builder.partitions;
 		this.maxPayloadSize = builder.maxPayloadSize;
+		this.payloadEnvelope = builder.payloadEnvelope;
 		this.wakeChannels = new WakeChannels(builder.connectionFactory);
 		this.timedScripts = new TimedScripts(builder.connectionFactory, builder.commandTimeout,
 				RedisSystemException::new);
@@ -135,7 +139,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	private <T> RedisDelayQueue<T> create(String name, Class<T> payloadType, QueueMetrics metrics,
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
 		return new RedisDelayQueue<>(name, new QueuePartitions(this.keyPrefix, name, this.partitions.applyAsInt(name)),
-				new PayloadCodec<>(this.jsonMapper, payloadType, this.strictPayloads.test(name), this.maxPayloadSize),
+				new PayloadCodec<>(this.jsonMapper, name, this.payloadEnvelope, payloadType, this.strictPayloads.test(name),
+						this.maxPayloadSize),
 				this.visibilityTimeout, this.deadLetterRetention.apply(name), this.deadLetterReason, this.wakeChannels,
 				this.timedScripts, metrics, observations);
 	}
@@ -181,6 +186,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		private ToIntFunction<String> partitions = (name) -> 1;
 
 		private int maxPayloadSize = DEFAULT_MAX_PAYLOAD_SIZE;
+
+		private PayloadEnvelope payloadEnvelope = PayloadEnvelope.NONE;
 
 		private Builder(RedisConnectionFactory connectionFactory, JsonMapper jsonMapper) {
 			if (connectionFactory == null || jsonMapper == null) {
@@ -348,6 +355,19 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 				throw new IllegalArgumentException("Max payload size must be at least 1 byte, was " + maxPayloadSize);
 			}
 			this.maxPayloadSize = maxPayloadSize;
+			return this;
+		}
+
+		/**
+		 * Seal every payload's JSON before it is stored and open it when it is read, for example
+		 * to encrypt or authenticate payloads with a key of the application. A payload that does
+		 * not open is unreadable, and a claim dead-letters it. The default,
+		 * {@link PayloadEnvelope#NONE}, stores the JSON as it is.
+		 * @param payloadEnvelope the envelope of every queue's payloads
+		 * @return this builder
+		 */
+		public Builder payloadEnvelope(PayloadEnvelope payloadEnvelope) {
+			this.payloadEnvelope = payloadEnvelope;
 			return this;
 		}
 
