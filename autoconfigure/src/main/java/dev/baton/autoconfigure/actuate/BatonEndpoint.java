@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 
+import dev.baton.autoconfigure.actuate.BatonPayloadSanitizer.Part;
 import dev.baton.internal.Names;
 import dev.baton.lock.HeldLock;
 import dev.baton.lock.RedisLockManager;
@@ -20,6 +21,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -49,6 +51,11 @@ import org.springframework.context.ApplicationEventPublisher;
  * write changes only a queue the {@code writableQueues} predicate accepts (by default those this
  * application consumes), and every write to a known queue is audited: an
  * {@link org.springframework.boot.actuate.audit.listener.AuditApplicationEvent} and a log line.
+ *
+ * <p>Payloads, unreadable payloads and dead-letter reasons are masked unless
+ * {@code management.endpoint.baton.show-values} says to show them, and then pass through the
+ * {@link BatonPayloadSanitizer}; ids, counts and times are always shown. Without a security
+ * context (JMX), {@code when-authorized} shows them, as Boot's {@code env} endpoint does.
  */
 @Endpoint(id = "baton", defaultAccess = Access.READ_ONLY)
 public class BatonEndpoint {
@@ -73,19 +80,28 @@ public class BatonEndpoint {
 
 	private final TaskChangeAudit audit;
 
+	private final Show showValues;
+
+	private final BatonPayloadSanitizer sanitizer;
+
 	/**
 	 * Create the endpoint.
 	 * @param queues the application's queues
 	 * @param lockManager the lock manager, if any
 	 * @param writableQueues which queues, by name, the write operations may change
 	 * @param events where the audit events of writes are published
+	 * @param showValues when payloads and reasons are shown rather than masked
+	 * @param sanitizer what shown payloads and reasons pass through
 	 */
 	public BatonEndpoint(ObjectProvider<DelayQueue<?>> queues, ObjectProvider<RedisLockManager> lockManager,
-			Predicate<String> writableQueues, ApplicationEventPublisher events) {
+			Predicate<String> writableQueues, ApplicationEventPublisher events, Show showValues,
+			BatonPayloadSanitizer sanitizer) {
 		this.queues = queues;
 		this.lockManager = lockManager;
 		this.writableQueues = writableQueues;
 		this.audit = new TaskChangeAudit(events);
+		this.showValues = showValues;
+		this.sanitizer = sanitizer;
 	}
 
 	/**
@@ -113,14 +129,28 @@ public class BatonEndpoint {
 	@ReadOperation
 	public @Nullable QueueDescriptor queue(@Selector String section, @Selector String name,
 			@Nullable Integer limit) {
+		return queue(section, name, limit, this.showValues.isShown(true));
+	}
+
+	/**
+	 * One queue, its payloads and reasons shown or masked.
+	 * @param section must be {@code queues}
+	 * @param name the queue name
+	 * @param limit how many tasks and dead letters to list
+	 * @param showValues whether payloads and reasons are shown (sanitized) rather than masked
+	 * @return the queue, or {@code null} if the application has no queue of that name
+	 * @see #queue(String, String, Integer)
+	 */
+	public @Nullable QueueDescriptor queue(String section, String name, @Nullable Integer limit, boolean showValues) {
 		int max = checkedLimit(limit);
 		DelayQueue<?> queue = QUEUES.equals(section) ? queuesByName().get(name) : null;
 		if (queue == null) {
 			return null;
 		}
+		ShownValues values = new ShownValues(name, showValues, this.sanitizer);
 		return new QueueDescriptor(name, QueueStatsDescriptor.of(queue.stats()),
-				queue.peek(max).stream().map(TaskDescriptor::of).toList(),
-				queue.deadLetters(max).stream().map(DeadLetterDescriptor::of).toList());
+				queue.peek(max).stream().map((task) -> TaskDescriptor.of(task, values)).toList(),
+				queue.deadLetters(max).stream().map((deadLetter) -> DeadLetterDescriptor.of(deadLetter, values)).toList());
 	}
 
 	/**
@@ -258,18 +288,18 @@ public class BatonEndpoint {
 	/**
 	 * A waiting task.
 	 * @param id the task id
-	 * @param payload the payload, or {@code null} if it cannot be read
+	 * @param payload the payload (masked or sanitized), or {@code null} if it cannot be read
 	 * @param dueAt ISO-8601 due time
 	 * @param scheduledAt ISO-8601 time it was scheduled
-	 * @param unreadablePayload the stored JSON of a payload that cannot be read, as a string, or
-	 * {@code null}
+	 * @param unreadablePayload the stored JSON of a payload that cannot be read, as a string
+	 * (masked or sanitized), or {@code null}
 	 */
 	public record TaskDescriptor(String id, @Nullable Object payload, String dueAt, String scheduledAt,
 			@Nullable String unreadablePayload) {
 
-		static TaskDescriptor of(ScheduledTask<?> task) {
-			return new TaskDescriptor(task.id(), task.payload(), task.dueAt().toString(),
-					task.scheduledAt().toString(), task.unreadablePayload());
+		static TaskDescriptor of(ScheduledTask<?> task, ShownValues values) {
+			return new TaskDescriptor(task.id(), values.payload(task.payload()), task.dueAt().toString(),
+					task.scheduledAt().toString(), values.text(Part.UNREADABLE_PAYLOAD, task.unreadablePayload()));
 		}
 
 	}
@@ -277,18 +307,20 @@ public class BatonEndpoint {
 	/**
 	 * A dead letter.
 	 * @param id the task id
-	 * @param payload the payload, or {@code null} if it could not be read
+	 * @param payload the payload (masked or sanitized), or {@code null} if it could not be read
 	 * @param attempts how many times it was delivered
-	 * @param reason why it failed
+	 * @param reason why it failed (masked or sanitized), {@code null} if the sanitizer hides it
 	 * @param failedAt ISO-8601 time it was dead-lettered
-	 * @param unreadablePayload the stored JSON of a payload that could not be read, or {@code null}
+	 * @param unreadablePayload the stored JSON of a payload that could not be read (masked or
+	 * sanitized), or {@code null}
 	 */
-	public record DeadLetterDescriptor(String id, @Nullable Object payload, int attempts, String reason,
+	public record DeadLetterDescriptor(String id, @Nullable Object payload, int attempts, @Nullable String reason,
 			String failedAt, @Nullable String unreadablePayload) {
 
-		static DeadLetterDescriptor of(DeadLetter<?> deadLetter) {
-			return new DeadLetterDescriptor(deadLetter.id(), deadLetter.payload(), deadLetter.attempts(),
-					deadLetter.reason(), deadLetter.failedAt().toString(), deadLetter.unreadablePayload());
+		static DeadLetterDescriptor of(DeadLetter<?> deadLetter, ShownValues values) {
+			return new DeadLetterDescriptor(deadLetter.id(), values.payload(deadLetter.payload()),
+					deadLetter.attempts(), values.text(Part.REASON, deadLetter.reason()),
+					deadLetter.failedAt().toString(), values.text(Part.UNREADABLE_PAYLOAD, deadLetter.unreadablePayload()));
 		}
 
 	}

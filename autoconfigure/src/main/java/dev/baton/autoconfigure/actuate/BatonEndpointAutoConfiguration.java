@@ -24,7 +24,9 @@ import org.springframework.context.annotation.Bean;
  * the {@code baton} actuator endpoint, created only when the endpoint is available (enabled and
  * exposed, as {@code management.endpoints.web.exposure.include=baton} does over HTTP). Its writes
  * may change the queues this application consumes and those listed in
- * {@code management.endpoint.baton.writable-queues}.
+ * {@code management.endpoint.baton.writable-queues}. Payloads and reasons are shown as
+ * {@code management.endpoint.baton.show-values} says, through the {@link BatonPayloadSanitizer}
+ * bean if there is one.
  */
 @AutoConfiguration(after = { BatonLockAutoConfiguration.class, BatonQueueAutoConfiguration.class })
 @ConditionalOnClass(Endpoint.class)
@@ -37,9 +39,10 @@ public final class BatonEndpointAutoConfiguration {
 	@ConditionalOnAvailableEndpoint(BatonEndpoint.class)
 	BatonEndpoint batonEndpoint(ObjectProvider<DelayQueue<?>> queues, ObjectProvider<RedisLockManager> lockManager,
 			ObjectProvider<DelayedTaskListenerRegistry> listeners, BatonEndpointProperties properties,
-			ApplicationEventPublisher events) {
+			ApplicationEventPublisher events, ObjectProvider<BatonPayloadSanitizer> sanitizer) {
 		return new BatonEndpoint(queues, lockManager, (queue) -> properties.getWritableQueues().contains(queue)
-				|| consumes(listeners.getIfAvailable(), queue), events);
+				|| consumes(listeners.getIfAvailable(), queue), events, properties.getShowValues(),
+				sanitizer.getIfAvailable(() -> BatonPayloadSanitizer.NONE));
 	}
 
 	private static boolean consumes(@Nullable DelayedTaskListenerRegistry listeners, String queue) {
@@ -50,8 +53,9 @@ public final class BatonEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(BatonEndpoint.class)
 	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
-	BatonEndpointWebExtension batonEndpointWebExtension(BatonEndpoint batonEndpoint) {
-		return new BatonEndpointWebExtension(batonEndpoint);
+	BatonEndpointWebExtension batonEndpointWebExtension(BatonEndpoint batonEndpoint,
+			BatonEndpointProperties properties) {
+		return new BatonEndpointWebExtension(batonEndpoint, properties.getShowValues(), properties.getRoles());
 	}
 
 }

@@ -1,10 +1,15 @@
 package dev.baton.autoconfigure.actuate;
 
+import java.util.Set;
+
+import dev.baton.autoconfigure.actuate.BatonEndpoint.QueueDescriptor;
 import dev.baton.autoconfigure.actuate.BatonEndpoint.TaskChange;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
@@ -13,7 +18,8 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 /**
  * HTTP statuses for the {@link BatonEndpoint}'s write and delete operations: 200 with the
  * {@link TaskChange} when it changed something, 404 when the queue, the dead letter or the
- * waiting task does not exist, 403 when the queue is not writable.
+ * waiting task does not exist, 403 when the queue is not writable. A queue read shows payloads and
+ * reasons to whom {@code management.endpoint.baton.show-values} and {@code roles} allow.
  */
 @EndpointWebExtension(endpoint = BatonEndpoint.class)
 public class BatonEndpointWebExtension {
@@ -22,12 +28,38 @@ public class BatonEndpointWebExtension {
 
 	private final BatonEndpoint endpoint;
 
+	private final Show showValues;
+
+	private final Set<String> roles;
+
 	/**
 	 * Create the extension.
 	 * @param endpoint the endpoint it extends
+	 * @param showValues when payloads and reasons are shown rather than masked
+	 * @param roles the roles that may see them with {@link Show#WHEN_AUTHORIZED}, any
+	 * authenticated user when empty
 	 */
-	public BatonEndpointWebExtension(BatonEndpoint endpoint) {
+	public BatonEndpointWebExtension(BatonEndpoint endpoint, Show showValues, Set<String> roles) {
 		this.endpoint = endpoint;
+		this.showValues = showValues;
+		this.roles = roles;
+	}
+
+	/**
+	 * {@code GET /actuator/baton/queues/{name}?limit=20}.
+	 * @param section must be {@code queues}
+	 * @param name the queue name
+	 * @param limit how many tasks and dead letters to list
+	 * @param security who asks, to decide whether payloads and reasons are shown
+	 * @return 200 with the queue, or 404
+	 * @see BatonEndpoint#queue(String, String, Integer)
+	 */
+	@ReadOperation
+	public WebEndpointResponse<QueueDescriptor> queue(@Selector String section, @Selector String name,
+			@Nullable Integer limit, SecurityContext security) {
+		QueueDescriptor queue = this.endpoint.queue(section, name, limit, this.showValues.isShown(security, this.roles));
+		return (queue != null) ? new WebEndpointResponse<>(queue)
+				: new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.time.Duration;
 import dev.baton.observation.TaskHandlingObservationConvention;
 import dev.baton.observation.TaskSchedulingObservationConvention;
 import dev.baton.queue.DeadLetterReason;
+import dev.baton.queue.PayloadEnvelope;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
@@ -73,6 +74,7 @@ public final class BatonQueueAutoConfiguration {
 		beanFactory.getBeanProvider(TaskSchedulingObservationConvention.class)
 			.ifUnique(builder::schedulingObservationConvention);
 		beanFactory.getBeanProvider(DeadLetterReason.class).ifUnique(builder::deadLetterReason);
+		beanFactory.getBeanProvider(PayloadEnvelope.class).ifUnique(builder::payloadEnvelope);
 		return builder.build();
 	}
 

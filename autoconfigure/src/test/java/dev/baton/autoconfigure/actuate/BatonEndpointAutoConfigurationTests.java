@@ -1,8 +1,11 @@
 package dev.baton.autoconfigure.actuate;
 
+import java.util.Set;
+
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -53,7 +56,7 @@ class BatonEndpointAutoConfigurationTests {
 	void backsOffWhenUserDefinesBatonEndpointWebExtension() {
 		this.runner.withPropertyValues("management.endpoints.web.exposure.include=baton")
 			.withBean("ownExtension", BatonEndpointWebExtension.class,
-					() -> new BatonEndpointWebExtension(ownEndpoint()))
+					() -> new BatonEndpointWebExtension(ownEndpoint(), Show.NEVER, Set.of()))
 			.run((context) -> assertThat(context).getBeanNames(BatonEndpointWebExtension.class)
 				.containsExactly("ownExtension"));
 	}
@@ -77,7 +80,7 @@ class BatonEndpointAutoConfigurationTests {
 
 	private static BatonEndpoint ownEndpoint() {
 		return new BatonEndpoint(emptyProvider(), emptyProvider(), (queue) -> false, (event) -> {
-		});
+		}, Show.NEVER, BatonPayloadSanitizer.NONE);
 	}
 
 	private static <T> ObjectProvider<T> emptyProvider() {

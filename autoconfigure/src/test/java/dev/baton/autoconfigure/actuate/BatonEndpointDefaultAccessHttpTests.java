@@ -9,8 +9,11 @@ import java.time.Duration;
 
 import dev.baton.autoconfigure.actuate.BatonEndpointHttpTests.Reminder;
 import dev.baton.queue.DelayQueue;
+import dev.baton.queue.DelayQueues;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -49,6 +52,36 @@ class BatonEndpointDefaultAccessHttpTests {
 		assertThat(cancel).isBetween(400, 499);
 		assertThat(this.redis.opsForHash().hasKey("baton:q:{reminders}:tasks", "waiting")).isTrue();
 		assertThat(this.reminders.find("waiting")).isPresent();
+	}
+
+	/** Payloads, unreadable payloads and reasons are masked unless show-values says otherwise; ids, counts, times stay. */
+	@Test
+	void valuesAreMaskedByDefault(@Autowired DelayQueues queues) throws IOException, InterruptedException {
+		this.reminders.schedule("waiting", new Reminder("IBAN DE44500105175407324931"), Duration.ofHours(1));
+		queues.get("reminders", String.class).schedule("poison", "DE44500105175407324931", Duration.ofHours(2));
+		this.reminders.schedule("failed", new Reminder("IBAN DE44500105175407324931"), Duration.ZERO);
+		assertThat(this.reminders.poll(1).get(0).deadLetter("IBAN DE44500105175407324931 refused")).isTrue();
+
+		HttpResponse<String> response = send("GET", "/actuator/baton/queues/reminders");
+
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).doesNotContain("DE4450");
+		JsonNode body = JsonMapper.builder().build().readTree(response.body());
+		assertThat(body.get("stats").get("dead").asLong()).isEqualTo(1);
+		JsonNode waiting = body.get("nextDue").get(0);
+		assertThat(waiting.get("id").asString()).isEqualTo("waiting");
+		assertThat(waiting.get("payload").asString()).isEqualTo("******");
+		assertThat(waiting.get("dueAt").asString()).isNotBlank();
+		assertThat(waiting.get("unreadablePayload").isNull()).isTrue();
+		JsonNode poison = body.get("nextDue").get(1);
+		assertThat(poison.get("payload").isNull()).isTrue();
+		assertThat(poison.get("unreadablePayload").asString()).isEqualTo("******");
+		JsonNode deadLetter = body.get("deadLetters").get(0);
+		assertThat(deadLetter.get("id").asString()).isEqualTo("failed");
+		assertThat(deadLetter.get("payload").asString()).isEqualTo("******");
+		assertThat(deadLetter.get("reason").asString()).isEqualTo("******");
+		assertThat(deadLetter.get("attempts").asInt()).isEqualTo(1);
+		assertThat(deadLetter.get("failedAt").asString()).isNotBlank();
 	}
 
 	private HttpResponse<String> send(String method, String path) throws IOException, InterruptedException {

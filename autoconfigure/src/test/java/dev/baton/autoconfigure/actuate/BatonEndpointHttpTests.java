@@ -16,6 +16,8 @@ import dev.baton.queue.DelayQueues;
 import dev.baton.queue.Delivery;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -25,13 +27,14 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=baton", "management.endpoint.baton.access=unrestricted",
-				"management.endpoint.baton.writable-queues=reminders",
+				"management.endpoint.baton.writable-queues=reminders", "management.endpoint.baton.show-values=always",
 				"baton.queue.queues.reminders.payload-type=dev.baton.autoconfigure.actuate.BatonEndpointHttpTests$Reminder" })
 @RedisTest
 class BatonEndpointHttpTests {
@@ -143,6 +146,25 @@ class BatonEndpointHttpTests {
 		assertThat(deadLetter.get("unreadablePayload").asString()).isEqualTo("42");
 	}
 
+	/** show-values=always still passes every payload, unreadable payload and reason through the sanitizer. */
+	@Test
+	void sanitizerIsAppliedToEveryPayloadAndReason(@Autowired DelayQueues queues) {
+		this.reminders.schedule("waiting", new Reminder("IBAN DE44500105175407324931"), Duration.ofHours(1));
+		queues.get("reminders", String.class).schedule("poison", "DE44500105175407324931", Duration.ofHours(2));
+		this.reminders.schedule("failed", new Reminder("IBAN DE44500105175407324931"), Duration.ZERO);
+		assertThat(this.reminders.poll(1).get(0).deadLetter("IBAN DE44500105175407324931 refused")).isTrue();
+
+		HttpResponse<String> response = send("GET", "/actuator/baton/queues/reminders");
+
+		assertThat(response.body()).doesNotContain("DE4450");
+		JsonNode body = this.json.readTree(response.body());
+		assertThat(body.get("nextDue").get(0).get("payload").get("text").asString()).isEqualTo("IBAN DE**");
+		assertThat(body.get("nextDue").get(1).get("unreadablePayload").asString()).isEqualTo("\"DE**\"");
+		JsonNode deadLetter = body.get("deadLetters").get(0);
+		assertThat(deadLetter.get("payload").get("text").asString()).isEqualTo("IBAN DE**");
+		assertThat(deadLetter.get("reason").asString()).isEqualTo("IBAN DE** refused");
+	}
+
 	@Test
 	void limitOutsideItsRangeIsABadRequest() {
 		HttpResponse<String> response = send("GET", "/actuator/baton/queues/reminders?limit=201");
@@ -202,6 +224,48 @@ class BatonEndpointHttpTests {
 
 		assertThat(response.statusCode()).isEqualTo(415);
 		assertThat(this.redis.opsForZSet().score(KEYS + "dead", "broken")).isNotNull();
+	}
+
+	/** Nor with the content types a cross-site form can send (a simple request, no CORS preflight). */
+	@ParameterizedTest
+	@ValueSource(strings = { "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x" })
+	void redriveWithAContentTypeAFormCanSendIsRefused(String contentType) {
+		deadLetter("broken", "boom");
+
+		HttpResponse<String> response = send(HttpRequest
+			.newBuilder(URI.create("http://localhost:" + this.port
+					+ "/actuator/baton/queues/reminders/dead-letters/broken/redrive"))
+			.POST(HttpRequest.BodyPublishers.ofString("x=1"))
+			.header("Content-Type", contentType)
+			.build());
+
+		assertThat(response.statusCode()).isEqualTo(415);
+		assertThat(this.redis.opsForZSet().score(KEYS + "dead", "broken")).isNotNull();
+	}
+
+	/**
+	 * Purge and cancel are DELETEs, which a cross-site page cannot send without a preflight: a
+	 * form's POST (with Spring's {@code _method} override, off by default in Boot) or a link's GET
+	 * to their paths changes nothing.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "/actuator/baton/queues/reminders/dead-letters/broken",
+			"/actuator/baton/queues/reminders/tasks/waiting" })
+	void purgeAndCancelCannotBeSentByAFormOrALink(String path) {
+		deadLetter("broken", "boom");
+		this.reminders.schedule("waiting", new Reminder("w"), Duration.ofHours(1));
+		URI uri = URI.create("http://localhost:" + this.port + path);
+
+		HttpResponse<String> form = send(HttpRequest.newBuilder(uri)
+			.POST(HttpRequest.BodyPublishers.ofString("_method=DELETE"))
+			.header("Content-Type", "application/x-www-form-urlencoded")
+			.build());
+		HttpResponse<String> link = send(HttpRequest.newBuilder(uri).GET().build());
+
+		assertThat(form.statusCode()).isBetween(400, 499);
+		assertThat(link.statusCode()).isBetween(400, 499);
+		assertThat(this.redis.opsForZSet().score(KEYS + "dead", "broken")).isNotNull();
+		assertThat(this.reminders.find("waiting")).isPresent();
 	}
 
 	@Test
@@ -272,6 +336,19 @@ class BatonEndpointHttpTests {
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
 	static class App {
+
+		/** Masks German IBANs wherever the endpoint would show one. */
+		@Bean
+		BatonPayloadSanitizer ibanMasking() {
+			return (queue, part, value) -> switch (part) {
+				case PAYLOAD -> (value instanceof Reminder reminder) ? new Reminder(maskIban(reminder.text())) : value;
+				case UNREADABLE_PAYLOAD, REASON -> maskIban((String) value);
+			};
+		}
+
+		private static String maskIban(String text) {
+			return text.replaceAll("DE\\d{20}", "DE**");
+		}
 
 	}
 

@@ -6,6 +6,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DeadLetterReason;
+import dev.baton.queue.PayloadEnvelope;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.TaskContext;
@@ -385,6 +386,30 @@ class BatonQueueAutoConfigurationTests {
 				.containsExactlyInAnyOrder("refund failed: IllegalStateException",
 						"Payload cannot be read as " + Order.class.getName() + ": refund failed: "
 								+ "MismatchedInputException");
+		});
+	}
+
+	@Test
+	void payloadEnvelopeBeanSealsEveryPayload(RedisServer server) {
+		redis(server).withBean(PayloadEnvelope.class, () -> new PayloadEnvelope() {
+
+			@Override
+			public String seal(String queue, String id, String json) {
+				return "sealed:" + json;
+			}
+
+			@Override
+			public String open(String queue, String id, String stored) {
+				return stored.substring("sealed:".length());
+			}
+
+		}).run((context) -> {
+			DelayQueue<Order> orders = context.getBean(RedisDelayQueues.class).get("orders", Order.class);
+			orders.schedule("o-1", new Order("o-1", 3), Duration.ofMinutes(1));
+
+			assertThat(context.getBean(StringRedisTemplate.class).<String, String>opsForHash()
+				.get("baton:q:{orders}:tasks", "o-1")).startsWith("sealed:{");
+			assertThat(orders.find("o-1").orElseThrow().payload()).isEqualTo(new Order("o-1", 3));
 		});
 	}
 

@@ -2,6 +2,7 @@ package dev.baton.queue.redis;
 
 import java.nio.charset.StandardCharsets;
 
+import dev.baton.queue.PayloadEnvelope;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.ObjectReader;
@@ -14,13 +15,18 @@ import tools.jackson.databind.json.JsonMapper;
  * leaves missing ones null), so that payloads written by an older or newer version of the
  * application still reach the handler during a rolling deploy. Strict, a payload with a property
  * the type does not have, or without one of its creator properties, cannot be read, and is
- * dead-lettered rather than handled half-empty.
+ * dead-lettered rather than handled half-empty. The {@link PayloadEnvelope} seals the JSON before
+ * it is stored and opens what is read.
  *
  * @param <T> the payload type
  */
 final class PayloadCodec<T> {
 
 	private final JsonMapper jsonMapper;
+
+	private final String queue;
+
+	private final PayloadEnvelope envelope;
 
 	private final ObjectReader reader;
 
@@ -29,8 +35,11 @@ final class PayloadCodec<T> {
 	/** The most bytes of JSON a payload may take. */
 	private final int maxSize;
 
-	PayloadCodec(JsonMapper jsonMapper, Class<T> type, boolean strict, int maxSize) {
+	PayloadCodec(JsonMapper jsonMapper, String queue, PayloadEnvelope envelope, Class<T> type, boolean strict,
+			int maxSize) {
 		this.jsonMapper = jsonMapper;
+		this.queue = queue;
+		this.envelope = envelope;
 		ObjectReader reader = jsonMapper.readerFor(type);
 		this.reader = strict ? reader.with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES,
 				DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES) : reader;
@@ -44,7 +53,7 @@ final class PayloadCodec<T> {
 	}
 
 	/**
-	 * Write the payload of a task.
+	 * Write the payload of a task, sealed.
 	 * @throws IllegalArgumentException if it cannot be written, or its JSON is larger than the
 	 * maximum
 	 */
@@ -66,25 +75,25 @@ final class PayloadCodec<T> {
 						+ "than the " + this.maxSize + " a queue accepts (max payload size)");
 			}
 		}
-		return json;
+		return this.envelope.seal(this.queue, id, json);
 	}
 
 	/**
-	 * Read a payload.
+	 * Read the stored payload of a task.
 	 * @throws JacksonException if the JSON does not make a payload of this queue's type
-	 * @throws IllegalArgumentException if it is JSON null, or a custom deserializer threw
-	 * anything else
+	 * @throws IllegalArgumentException if it does not open, is JSON null, or a custom deserializer
+	 * or the envelope threw anything else
 	 */
-	T read(String json) {
+	T read(String id, String stored) {
 		T payload;
 		try {
-			payload = this.reader.readValue(json);
+			payload = this.reader.readValue(this.envelope.open(this.queue, id, stored));
 		}
 		catch (JacksonException ex) {
 			throw ex;
 		}
 		catch (RuntimeException ex) {
-			// A custom deserializer throws what it likes: callers must see an unreadable payload,
+			// A custom deserializer or envelope throws what it likes: callers must see an unreadable payload,
 			// or one such task would fail the whole claimed batch on every claim
 			throw new IllegalArgumentException(
 					"Payload cannot be read as " + this.type.getName() + ": " + ex, ex);

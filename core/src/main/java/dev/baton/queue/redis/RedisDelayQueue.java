@@ -343,7 +343,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	/** A stored task as {@code find} and {@code peek} show it: one whose payload cannot be read, as such. */
 	private ScheduledTask<T> view(String id, String payload, String meta, boolean inFlight) {
 		TaskMeta parsed = TaskMeta.parse(meta);
-		T read = readOrNull(payload);
+		T read = readOrNull(id, payload);
 		return new ScheduledTask<>(id, read, parsed.dueAt(), parsed.scheduledAt(), inFlight,
 				(read != null) ? null : payload);
 	}
@@ -519,7 +519,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			String id = (String) reply.get(i);
 			TaskMeta meta = TaskMeta.parse((String) reply.get(i + 2));
 			try {
-				deliveries.add(new RedisDelivery<>(this, partition, id, this.codec.read((String) reply.get(i + 1)), meta));
+				deliveries.add(new RedisDelivery<>(this, partition, id, this.codec.read(id, (String) reply.get(i + 1)), meta));
 			}
 			catch (JacksonException | IllegalArgumentException ex) {
 				// A poison payload would fail on every delivery: park it at once, with the error.
@@ -700,17 +700,18 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 				String[] info = ((String) reply.get(i + 3)).split("\\|", 3);
 				Instant failedAt = Instant.ofEpochMilli((long) Double.parseDouble((String) reply.get(i + 1)));
 				String payload = (String) reply.get(i + 2);
-				T read = readOrNull(payload);
-				deadLetters.add(new DeadLetter<>((String) reply.get(i), read, Integer.parseInt(info[0]), info[2],
+				String id = (String) reply.get(i);
+				T read = readOrNull(id, payload);
+				deadLetters.add(new DeadLetter<>(id, read, Integer.parseInt(info[0]), info[2],
 						failedAt, (read != null) ? null : payload));
 			}
 		}
 		return inOrder(deadLetters, Comparator.comparing(DeadLetter<T>::failedAt).reversed());
 	}
 
-	private @Nullable T readOrNull(String payload) {
+	private @Nullable T readOrNull(String id, String payload) {
 		try {
-			return this.codec.read(payload);
+			return this.codec.read(id, payload);
 		}
 		catch (JacksonException | IllegalArgumentException ex) {
 			return null;

@@ -14,6 +14,7 @@ import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.DeadLetterRetention;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
+import dev.baton.queue.PayloadEnvelope;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
@@ -29,7 +30,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * Delay queues stored in Redis. Each queue keeps its tasks in a few keys under one hash tag
  * ({@code baton:q:{name}:due}, {@code :tasks}, {@code :meta}, {@code :inflight}, {@code :dead}
  * ...), changes them only through Lua scripts, and takes every time from the Redis server's clock.
- * Payloads are written as JSON with the given mapper.
+ * Payloads are written as JSON with the given mapper, without its default typing if it has any:
+ * Redis does not choose which classes are instantiated (a payload type can still take
+ * {@code @JsonTypeInfo(use = Id.NAME)}; one with class names as type ids is warned of).
  *
  * <p>Queues returned by {@link #get(String, Class)} are cheap and thread-safe; for a
  * {@linkplain Builder#knownQueues known} queue, the same name and type return the same instance. {@link #close()} stops listening for wake-ups.
@@ -74,8 +77,10 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 	private final int maxPayloadSize;
 
+	private final PayloadEnvelope payloadEnvelope;
+
 	private RedisDelayQueues(Builder builder) {
-		this.jsonMapper = builder.jsonMapper;
+		this.jsonMapper = PayloadTypeIds.withoutDefaultTyping(builder.jsonMapper);
 		this.keyPrefix = builder.keyPrefix;
 		this.visibilityTimeout = builder.visibilityTimeout;
 		this.metrics = (builder.meterRegistry != null) ? new MicrometerQueueMetrics(builder.meterRegistry)
@@ -89,6 +94,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		this.strictPayloads = builder.strictPayloads;
 		this.partitions = builder.partitions;
 		this.maxPayloadSize = builder.maxPayloadSize;
+		this.payloadEnvelope = builder.payloadEnvelope;
 		this.wakeChannels = new WakeChannels(builder.connectionFactory);
 		this.timedScripts = new TimedScripts(builder.connectionFactory, builder.commandTimeout,
 				RedisSystemException::new);
@@ -98,7 +104,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	/**
 	 * Start building delay queues.
 	 * @param connectionFactory the Redis connections to use
-	 * @param jsonMapper the mapper that writes and reads payloads
+	 * @param jsonMapper the mapper that writes and reads payloads; Baton uses a copy without its
+	 * default typing, if it has any
 	 * @return a builder
 	 */
 	public static Builder builder(RedisConnectionFactory connectionFactory, JsonMapper jsonMapper) {
@@ -123,6 +130,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		String key = name + "\u0000" + payloadType.getName();
 		return (DelayQueue<T>) this.queues.computeIfAbsent(key, (k) -> {
 			RedisDelayQueue<T> queue = create(name, payloadType, this.metrics, this.observations);
+			PayloadTypeIds.warnOfClassNames(name, payloadType);
 			if (!this.watchedQueues.containsKey(name)) {
 				checkPartitions(name);
 			}
@@ -177,7 +185,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
 		return new RedisDelayQueue<>(name, new QueuePartitions(this.keyPrefix, name, this.partitions.applyAsInt(name)),
 				layout(name),
-				new PayloadCodec<>(this.jsonMapper, payloadType, this.strictPayloads.test(name), this.maxPayloadSize),
+				new PayloadCodec<>(this.jsonMapper, name, this.payloadEnvelope, payloadType, this.strictPayloads.test(name),
+						this.maxPayloadSize),
 				this.visibilityTimeout, this.deadLetterRetention.apply(name), this.deadLetterReason, this.wakeChannels,
 				this.timedScripts, metrics, observations);
 	}
@@ -223,6 +232,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		private ToIntFunction<String> partitions = (name) -> 1;
 
 		private int maxPayloadSize = DEFAULT_MAX_PAYLOAD_SIZE;
+
+		private PayloadEnvelope payloadEnvelope = PayloadEnvelope.NONE;
 
 		private Builder(RedisConnectionFactory connectionFactory, JsonMapper jsonMapper) {
 			if (connectionFactory == null || jsonMapper == null) {
@@ -392,6 +403,19 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 				throw new IllegalArgumentException("Max payload size must be at least 1 byte, was " + maxPayloadSize);
 			}
 			this.maxPayloadSize = maxPayloadSize;
+			return this;
+		}
+
+		/**
+		 * Seal every payload's JSON before it is stored and open it when it is read, for example
+		 * to encrypt or authenticate payloads with a key of the application. A payload that does
+		 * not open is unreadable, and a claim dead-letters it. The default,
+		 * {@link PayloadEnvelope#NONE}, stores the JSON as it is.
+		 * @param payloadEnvelope the envelope of every queue's payloads
+		 * @return this builder
+		 */
+		public Builder payloadEnvelope(PayloadEnvelope payloadEnvelope) {
+			this.payloadEnvelope = payloadEnvelope;
 			return this;
 		}
 
