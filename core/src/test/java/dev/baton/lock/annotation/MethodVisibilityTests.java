@@ -1,5 +1,7 @@
 package dev.baton.lock.annotation;
 
+import java.time.Duration;
+
 import dev.baton.lock.LockManager;
 import dev.baton.lock.annotation.elsewhere.VisibleMethodsElsewhere;
 import dev.baton.test.RedisServer;
@@ -10,6 +12,7 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * What docs/locks.md says a proxy can lock: public, protected and package-private methods of the
@@ -37,6 +40,18 @@ class MethodVisibilityTests {
 			assertThat(bean.publicMethod(locks)).as("public").isTrue();
 			assertThat(bean.packagePrivateMethod(locks)).as("package-private, inherited from another package").isFalse();
 		}
+	}
+
+	@Test
+	void aPackagePrivateMethodInheritedFromAnotherPackageIsReported() {
+		DistributedLockAdvisor advisor = new DistributedLockAdvisor(() -> null, Duration.ZERO);
+		advisor.setFailOnUnproxiedCalls(true);
+
+		assertThat(advisor.getPointcut().getClassFilter().matches(VisibleMethods.class)).isTrue();
+		assertThatIllegalStateException()
+			.isThrownBy(() -> advisor.getPointcut().getClassFilter().matches(VisibleMethodsElsewhere.class))
+			.withMessageContaining("VisibleMethodsElsewhere.packagePrivateMethod(LockManager) has no effect")
+			.withMessageContaining("package-private in dev.baton.lock.annotation.VisibleMethods");
 	}
 
 	private static AnnotationConfigApplicationContext context(RedisServer server, Class<?> bean) {
