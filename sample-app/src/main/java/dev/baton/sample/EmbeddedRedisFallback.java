@@ -19,6 +19,8 @@ import org.springframework.core.env.MapPropertySource;
  * Lets the sample run on a machine with no Redis: when no {@code spring.data.redis.*} connection
  * is configured and nothing answers on {@code localhost:6379}, starts a {@code redis-server}
  * process on that port (as {@code baton-test} does for tests) and points the application at it.
+ * That server lives and dies with this instance; several instances share one started alone
+ * ({@link RedisOnly}).
  */
 class EmbeddedRedisFallback implements ApplicationListener<ApplicationEnvironmentPreparedEvent> {
 
@@ -35,7 +37,9 @@ class EmbeddedRedisFallback implements ApplicationListener<ApplicationEnvironmen
 		// On the default port, so that a second instance started later finds it without configuration.
 		RedisServer server = RedisServers.startLocal(DEFAULT_PORT);
 		logger.info("No Redis configured or running on localhost:" + DEFAULT_PORT + "; started an embedded "
-				+ server.version() + " at " + server.url() + " (set spring.data.redis.host to use your own)");
+				+ server.version() + " at " + server.url() + ", which stops with this instance (set "
+				+ "spring.data.redis.host to use your own; for several instances, start Redis alone first with "
+				+ RedisOnly.ARGUMENT + ")");
 		environment.getPropertySources()
 			.addFirst(new MapPropertySource("embeddedRedis",
 					Map.of("spring.data.redis.host", server.host(), "spring.data.redis.port", server.port())));

@@ -9,7 +9,11 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 @EnableScheduling
 public class SampleApplication {
 
-	public static void main(String[] args) {
+	public static void main(String[] args) throws Exception {
+		if (RedisOnly.requested(args)) {
+			RedisOnly.run(args);
+			return;
+		}
 		SpringApplication application = new SpringApplication(SampleApplication.class);
 		application.addListeners(new EmbeddedRedisFallback());
 		application.run(args);

@@ -5,7 +5,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.baton.docs.gettingstarted.ReminderApplication;
 import dev.baton.docs.gettingstarted.Reminder;
@@ -22,31 +28,48 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.config.YamlPropertiesFactoryBean;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.core.io.ByteArrayResource;
 import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The application of docs/getting-started.md, run as the page builds it: its classes as shown,
- * {@code spring.data.redis.url} naming the developer's Redis (nothing listens there) as step 2
- * does, the test server of {@code @RedisTest} winning over it, and the endpoints step 6 exposes.
+ * The application of docs/getting-started.md, run as the page builds it: its classes as shown and
+ * exactly the settings of its YAML blocks, read from the page ({@code spring.data.redis.url} of
+ * step 2, which the test server of {@code @RedisTest} wins over, and the actuator settings of step
+ * 6); no {@code application.yml} of the sample is read.
  */
 @SpringBootTest(classes = ReminderApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "spring.data.redis.url=redis://localhost:1",
-				"management.endpoints.web.exposure.include=health,info,metrics,prometheus,baton",
-				"management.endpoint.health.show-components=always",
-				// was inherited from the sample's application.yml, which no longer shows details to everyone
-				"management.endpoint.health.show-details=always" })
+		properties = "spring.config.name=getting-started-has-no-application-yml")
 @RedisTest
 @DirtiesContext
 class GettingStartedTests {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private static final Pattern YAML_BLOCK = Pattern.compile("```yaml\\n(.*?)```", Pattern.DOTALL);
+
+	@DynamicPropertySource
+	static void settingsOfThePage(DynamicPropertyRegistry registry) throws IOException {
+		String page = Files.readString(Path.of("../docs/getting-started.md"));
+		Matcher block = YAML_BLOCK.matcher(page);
+		Properties settings = new Properties();
+		while (block.find()) {
+			YamlPropertiesFactoryBean yaml = new YamlPropertiesFactoryBean();
+			yaml.setResources(new ByteArrayResource(block.group(1).getBytes(StandardCharsets.UTF_8)));
+			settings.putAll(yaml.getObject());
+		}
+		assertThat(settings).containsKeys("spring.data.redis.url", "management.endpoints.web.exposure.include");
+		settings.forEach((name, value) -> registry.add((String) name, () -> value));
+	}
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
@@ -96,7 +119,11 @@ class GettingStartedTests {
 
 		JsonNode health = JSON.readTree(get("/actuator/health"));
 		assertThat(health.at("/components/baton/status").asString()).isEqualTo("UP");
-		assertThat(health.at("/components/baton/components/queues/details/reminders/running").asBoolean()).isTrue();
+		JsonNode baton = JSON.readTree(get("/actuator/health/baton"));
+		assertThat(baton.at("/status").asString()).isEqualTo("UP");
+		assertThat(baton.at("/components/locks/status").asString()).isEqualTo("UP");
+		assertThat(baton.at("/components/queues/status").asString()).isEqualTo("UP");
+		assertThat(baton.at("/components/queues/details").isMissingNode()).as("details for anonymous users").isTrue();
 		assertThat(JSON.readTree(get("/actuator/baton")).at("/queues/reminders/dead").isNumber()).isTrue();
 		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(get("/actuator/prometheus"))
 			.contains("baton_queue_handle_seconds_count{error=\"none\",outcome=\"success\",queue=\"reminders\"}")
@@ -104,6 +131,19 @@ class GettingStartedTests {
 			.contains("baton_queue_schedule_seconds_count{error=\"none\",queue=\"reminders\"}")
 			.contains("baton_lock_acquire_seconds_count{error=\"none\",lock=\"settlement\",outcome=\"acquired\"}")
 			.contains("baton_queue_depth{queue=\"reminders\",state=\"dead\"}"));
+	}
+
+	@Test
+	void theBatonEndpointTakesNoWrites() throws Exception {
+		String id = this.reminders.remindLater(new Reminder("u-3", "call back"));
+
+		HttpResponse<String> cancel = this.http.send(HttpRequest
+			.newBuilder(URI.create("http://localhost:" + this.port + "/actuator/baton/queues/reminders/tasks/" + id))
+			.DELETE()
+			.build(), HttpResponse.BodyHandlers.ofString());
+
+		assertThat(cancel.statusCode()).isIn(404, 405);
+		assertThat(this.queue.find(id)).isPresent();
 	}
 
 	private String get(String path) throws IOException, InterruptedException {

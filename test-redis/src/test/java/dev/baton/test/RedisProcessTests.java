@@ -36,6 +36,15 @@ class RedisProcessTests {
 	}
 
 	@Test
+	void theServersOriginNamesNoOtherVersionThanTheOneItReports() {
+		try (RedisServer server = RedisServers.startLocal()) {
+			// embedded-redis names its binary redis-server-6.2.6-v5-linux-amd64, which reports 6.2.11
+			String binary = Path.of(server.origin().substring(server.origin().lastIndexOf(' ') + 1)).getFileName().toString();
+			assertThat(binary).as("binary of %s", server.version()).doesNotContainPattern("\\d+\\.\\d+\\.\\d+");
+		}
+	}
+
+	@Test
 	void closingAServerDeletesItsDirectory() throws IOException {
 		Set<Path> before = serverDirectories();
 		RedisServer server = RedisServers.startLocal();

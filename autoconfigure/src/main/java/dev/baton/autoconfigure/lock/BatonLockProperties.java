@@ -46,7 +46,8 @@ public class BatonLockProperties {
 
 	/**
 	 * Whether a @DistributedLock that a Spring proxy cannot apply (on a private, static or final
-	 * method, or called from inside its own class) fails start-up instead of logging a warning.
+	 * method, a package-private one inherited from another package, or called from inside its own
+	 * class) fails start-up instead of logging a warning.
 	 */
 	private boolean failOnUnproxiedCalls;
 

@@ -122,7 +122,7 @@ final class LockedMethods {
 		}
 		String description = userClass.getSimpleName() + "." + specific.getName() + "("
 				+ parameterTypes(specific) + ")";
-		warnIfNotProxied(specific, description);
+		warnIfNotProxied(specific, userClass, description);
 		String name = annotation.name().isBlank() ? userClass.getSimpleName() + "." + specific.getName()
 				: resolve(annotation.name(), "name", description);
 		LockedMethod.ReturnKind kind = returnKind(specific);
@@ -140,16 +140,28 @@ final class LockedMethods {
 	 * Warns about an annotation that a Spring proxy cannot apply: the method runs unlocked. Called
 	 * once per method, when its bean is proxied at start-up.
 	 */
-	private void warnIfNotProxied(Method method, String description) {
+	private void warnIfNotProxied(Method method, Class<?> userClass, String description) {
 		int modifiers = method.getModifiers();
 		String why = Modifier.isPrivate(modifiers) ? "private" : Modifier.isStatic(modifiers) ? "static"
 				: Modifier.isFinal(modifiers) ? "final" : null;
+		if (why == null && isPackagePrivate(modifiers)
+				&& !method.getDeclaringClass().getPackageName().equals(userClass.getPackageName())) {
+			// The proxy, a subclass in the bean's package, cannot override it: the call runs on the proxy.
+			unproxied("@DistributedLock on " + description + " has no effect: the method is package-private in "
+					+ method.getDeclaringClass().getName() + ", another package than the bean's, and a Spring proxy "
+					+ "cannot intercept it there, so it runs without the lock. Make it public or protected.");
+			return;
+		}
 		if (why != null) {
 			unproxied("@DistributedLock on " + description + " has no effect: the method is " + why
 					+ ", and a Spring proxy cannot intercept " + why + " methods, so it runs without the lock. "
 					+ "Make it public (or protected), not static and not final, and call it through the bean, "
 					+ "not from inside its own class.");
 		}
+	}
+
+	private static boolean isPackagePrivate(int modifiers) {
+		return !Modifier.isPublic(modifiers) && !Modifier.isProtected(modifiers) && !Modifier.isPrivate(modifiers);
 	}
 
 	/** A lock that a proxy cannot apply: a warning, or a start-up failure when asked for. */

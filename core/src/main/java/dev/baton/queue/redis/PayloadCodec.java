@@ -47,11 +47,6 @@ final class PayloadCodec<T> {
 		this.maxSize = maxSize;
 	}
 
-	/** The type that payloads are read as. */
-	Class<T> type() {
-		return this.type;
-	}
-
 	/**
 	 * Write the payload of a task, sealed.
 	 * @throws IllegalArgumentException if it cannot be written, or its JSON is larger than the

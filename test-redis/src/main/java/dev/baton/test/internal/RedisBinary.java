@@ -59,7 +59,9 @@ final class RedisBinary {
 				.findFirst()
 				.orElseThrow(() -> new IllegalStateException(
 						"embedded-redis ships no redis-server for " + suffix + "; install redis-server on the PATH"));
-			Path target = Files.createTempDirectory("baton-redis").resolve(entry.getName());
+			// Not under the entry's name: redis-server-6.2.6-v5-linux-amd64 reports 6.2.11, and the
+			// version the server reports is what the logs give.
+			Path target = Files.createTempDirectory("baton-redis").resolve("redis-server");
 			try (InputStream in = jar.getInputStream(entry)) {
 				Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
 			}
