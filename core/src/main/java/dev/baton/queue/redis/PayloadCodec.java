@@ -35,6 +35,11 @@ final class PayloadCodec<T> {
 	/** The most bytes of JSON a payload may take. */
 	private final int maxSize;
 
+	/** The type that payloads are read as. */
+	Class<T> type() {
+		return this.type;
+	}
+
 	PayloadCodec(JsonMapper jsonMapper, String queue, PayloadEnvelope envelope, Class<T> type, boolean strict,
 			int maxSize) {
 		this.jsonMapper = jsonMapper;
