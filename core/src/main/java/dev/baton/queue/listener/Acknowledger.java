@@ -161,16 +161,7 @@ final class Acknowledger {
 		}
 
 		void join(long deadline) {
-			Thread thread = this.thread;
-			if (thread == null) {
-				return;
-			}
-			try {
-				thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
+			DaemonThreads.joinUntil(this.thread, deadline);
 		}
 
 		private void run() {

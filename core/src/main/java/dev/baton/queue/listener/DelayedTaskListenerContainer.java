@@ -832,16 +832,7 @@ final class DelayedTaskListenerContainer {
 
 	/** Waits for the loop until the deadline; a claim still under way hands its tasks back itself. */
 	private void joinLoop(long deadline) {
-		Thread thread = this.loop;
-		if (thread == null) {
-			return;
-		}
-		try {
-			thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+		DaemonThreads.joinUntil(this.loop, deadline);
 	}
 
 	/** Waits until no handler runs and no acknowledgement is pending, or the deadline passes. */
