@@ -32,4 +32,14 @@ public record DeadLetter<T>(String id, @Nullable T payload, int attempts, String
 		this(id, payload, attempts, reason, failedAt, null);
 	}
 
+	/**
+	 * Without the payload and the reason, which may carry personal data into logs and exception
+	 * messages.
+	 */
+	@Override
+	public String toString() {
+		return "DeadLetter[id=" + this.id + ", attempts=" + this.attempts + ", failedAt=" + this.failedAt
+				+ ((this.unreadablePayload != null) ? ", unreadable" : "") + "]";
+	}
+
 }

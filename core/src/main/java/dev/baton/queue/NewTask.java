@@ -37,4 +37,10 @@ public record NewTask<T>(@Nullable String id, T payload, Duration delay) {
 		return new NewTask<>(id, payload, delay);
 	}
 
+	/** Without the payload, which may carry personal data into logs and exception messages. */
+	@Override
+	public String toString() {
+		return "NewTask[id=" + this.id + ", delay=" + this.delay + "]";
+	}
+
 }

@@ -32,4 +32,11 @@ public record ScheduledTask<T>(String id, @Nullable T payload, Instant dueAt, In
 		this(id, payload, dueAt, scheduledAt, inFlight, null);
 	}
 
+	/** Without the payload, which may carry personal data into logs and exception messages. */
+	@Override
+	public String toString() {
+		return "ScheduledTask[id=" + this.id + ", dueAt=" + this.dueAt + ", scheduledAt=" + this.scheduledAt
+				+ ", inFlight=" + this.inFlight + ((this.unreadablePayload != null) ? ", unreadable" : "") + "]";
+	}
+
 }
