@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.RedisClient;
@@ -47,11 +46,7 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 	private final List<StatefulRedisPubSubConnection<String, String>> subscriptions = new ArrayList<>();
 
 	/** Acts on switches off Lettuce's event loop, one at a time. */
-	private final ExecutorService switches = Executors.newSingleThreadExecutor((task) -> {
-		Thread thread = new Thread(task, "baton-primary-switch");
-		thread.setDaemon(true);
-		return thread;
-	});
+	private final ExecutorService switches = DaemonExecutors.singleThread("baton-primary-switch");
 
 	private final RedisClient client;
 

@@ -5,8 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -73,12 +71,7 @@ public final class TimedScripts {
 		// Without this the template wraps each connection in a reflective proxy, on every call.
 		this.redis.setExposeConnection(true);
 		this.shared = new SharedLettuceCommands(connectionFactory);
-		this.connecting = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS, new SynchronousQueue<>(),
-				(task) -> {
-					Thread thread = new Thread(task, "baton-redis-connect");
-					thread.setDaemon(true);
-					return thread;
-				});
+		this.connecting = DaemonExecutors.cached("baton-redis-connect", Duration.ofSeconds(10));
 		this.timeout = timeout;
 	}
 

@@ -5,12 +5,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import dev.baton.internal.DaemonExecutors;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -29,11 +29,7 @@ final class LockWatchdog implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(LockWatchdog.class);
 
-	private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
-		Thread thread = new Thread(task, "baton-lock-watchdog");
-		thread.setDaemon(true);
-		return thread;
-	});
+	private final ScheduledExecutorService scheduler = DaemonExecutors.scheduled("baton-lock-watchdog");
 
 	private final LockCommands commands;
 

@@ -1,10 +1,10 @@
 package dev.baton.lock;
 
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 
+import dev.baton.internal.DaemonExecutors;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -24,11 +24,7 @@ final class LossReports implements AutoCloseable {
 
 	private final MetricGroups metricGroups;
 
-	private final ExecutorService events = Executors.newSingleThreadExecutor((task) -> {
-		Thread thread = new Thread(task, "baton-lock-events");
-		thread.setDaemon(true);
-		return thread;
-	});
+	private final ExecutorService events = DaemonExecutors.singleThread("baton-lock-events");
 
 	LossReports(Consumer<LockLostEvent> listener, LockMetrics metrics, MetricGroups metricGroups) {
 		this.listener = listener;

@@ -1,11 +1,11 @@
 package dev.baton.lock;
 
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
+import dev.baton.internal.DaemonExecutors;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -21,11 +21,7 @@ final class ReleaseRetries implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(ReleaseRetries.class);
 
-	private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
-		Thread thread = new Thread(task, "baton-lock-release-retry");
-		thread.setDaemon(true);
-		return thread;
-	});
+	private final ScheduledExecutorService scheduler = DaemonExecutors.scheduled("baton-lock-release-retry");
 
 	/**
 	 * Tries an unconfirmed release again, every {@value #PERIOD_MILLIS} ms, until it is confirmed

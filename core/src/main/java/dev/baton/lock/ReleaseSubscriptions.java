@@ -6,12 +6,12 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.baton.internal.DaemonExecutors;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -40,11 +40,7 @@ final class ReleaseSubscriptions implements AutoCloseable {
 
 	private final RedisMessageListenerContainer container = new RedisMessageListenerContainer();
 
-	private final ExecutorService calls = Executors.newSingleThreadExecutor((task) -> {
-		Thread thread = new Thread(task, "baton-lock-subscriptions");
-		thread.setDaemon(true);
-		return thread;
-	});
+	private final ExecutorService calls = DaemonExecutors.singleThread("baton-lock-subscriptions");
 
 	private final Duration timeout;
 

@@ -1,14 +1,13 @@
 package dev.baton.lock.annotation;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
+import dev.baton.internal.DaemonExecutors;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -24,13 +23,7 @@ final class AsyncRelease {
 
 	private static final Log logger = LogFactory.getLog(AsyncRelease.class);
 
-	/** Idle threads end after a minute; daemon threads, so that none keeps the JVM alive. */
-	private final ExecutorService executor = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
-			new SynchronousQueue<>(), (task) -> {
-				Thread thread = new Thread(task, "baton-lock-release");
-				thread.setDaemon(true);
-				return thread;
-			});
+	private final ExecutorService executor = DaemonExecutors.cached("baton-lock-release", Duration.ofMinutes(1));
 
 	/**
 	 * Releases when a stage of a type the caller chose completes.

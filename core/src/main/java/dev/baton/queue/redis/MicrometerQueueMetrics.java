@@ -2,10 +2,10 @@ package dev.baton.queue.redis;
 
 import java.time.Duration;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
+import dev.baton.internal.DaemonExecutors;
 import dev.baton.queue.QueueStats;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -27,11 +27,7 @@ final class MicrometerQueueMetrics implements QueueMetrics {
 	private static final Duration STATS_PATIENCE = Duration.ofMillis(100);
 
 	/** Reads stats for the gauges, one queue at a time, so that scrapes never wait on Redis. */
-	private static final Executor REFRESHER = Executors.newSingleThreadExecutor((task) -> {
-		Thread thread = new Thread(task, "baton-queue-stats");
-		thread.setDaemon(true);
-		return thread;
-	});
+	private static final Executor REFRESHER = DaemonExecutors.singleThread("baton-queue-stats");
 
 	private final MeterRegistry registry;
 
