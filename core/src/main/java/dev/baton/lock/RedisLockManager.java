@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import dev.baton.internal.Durations;
@@ -236,10 +237,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		}
 		catch (RuntimeException ex) {
 			// Redis may or may not have deleted the lock: retry rather than leave it held for its lease
-			logger.warn("Release of lock '" + lease.name() + "' was not confirmed by Redis (" + ex.getMessage()
-					+ "); retrying until it is or the lease runs out");
-			this.metrics.releaseUnconfirmed(this.metricGroups.tag(lease.group()));
-			this.releaseRetries.retry(lease, (retried) -> this.waiters.releaseInRedis(retried.keys(), retried.owner()).deleted());
+			retryUnconfirmed(lease, "Release of lock", ex, this::deletedInRedis);
 			throw ex;
 		}
 		if (released == Released.TAKEN) {
@@ -268,10 +266,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		}
 		catch (RuntimeException ex) {
 			// Unretried, the lock would expire with its lease, which may be shorter than the keep.
-			logger.warn("Keeping lock '" + lease.name() + "' was not confirmed by Redis (" + ex.getMessage()
-					+ "); retrying until it is or the lease runs out");
-			this.metrics.releaseUnconfirmed(this.metricGroups.tag(lease.group()));
-			this.releaseRetries.retry(lease, (retried) -> keepOrRelease(retried, keepUntil));
+			retryUnconfirmed(lease, "Keeping lock", ex, (retried) -> keepOrRelease(retried, keepUntil));
 			throw ex;
 		}
 		finally {
@@ -287,7 +282,26 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	private boolean keepOrRelease(RedisLockLease lease, long keepUntil) {
 		long keepMillis = TimeUnit.NANOSECONDS.toMillis(keepUntil - System.nanoTime());
 		return (keepMillis > 0) ? this.commands.keep(lease.keys(), lease.owner(), keepMillis)
-				: this.waiters.releaseInRedis(lease.keys(), lease.owner()).deleted();
+				: deletedInRedis(lease);
+	}
+
+	/** Deletes the lease's lock in Redis, owner checked: whether it was deleted. */
+	private boolean deletedInRedis(RedisLockLease lease) {
+		return this.waiters.releaseInRedis(lease.keys(), lease.owner()).deleted();
+	}
+
+	/**
+	 * Reports a release or keep that Redis did not confirm (warning and metric) and retries it
+	 * until it is confirmed or the lease has run out, so that the lock is neither left held nor
+	 * freed early.
+	 * @param what the call, for the log: "Release of lock" or "Keeping lock"
+	 */
+	private void retryUnconfirmed(RedisLockLease lease, String what, RuntimeException ex,
+			Predicate<RedisLockLease> retry) {
+		logger.warn(what + " '" + lease.name() + "' was not confirmed by Redis (" + ex.getMessage()
+				+ "); retrying until it is or the lease runs out");
+		this.metrics.releaseUnconfirmed(this.metricGroups.tag(lease.group()));
+		this.releaseRetries.retry(lease, retry);
 	}
 
 	boolean isLocked(String name) {
