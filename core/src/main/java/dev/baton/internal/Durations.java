@@ -17,6 +17,9 @@ public final class Durations {
 	private static final Pattern SIMPLE = Pattern.compile("^\\s*(\\d+)\\s*(ns|us|ms|s|m|h|d)?\\s*$",
 			Pattern.CASE_INSENSITIVE);
 
+	/** The longest duration a {@code long} of nanoseconds holds. */
+	private static final Duration LONGEST_IN_NANOS = Duration.ofNanos(Long.MAX_VALUE);
+
 	private Durations() {
 	}
 
@@ -51,7 +54,7 @@ public final class Durations {
 	 * @return its nanoseconds, saturated
 	 */
 	public static long toNanosSaturated(Duration duration) {
-		return (duration.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0) ? Long.MAX_VALUE : duration.toNanos();
+		return (duration.compareTo(LONGEST_IN_NANOS) >= 0) ? Long.MAX_VALUE : duration.toNanos();
 	}
 
 	/**
