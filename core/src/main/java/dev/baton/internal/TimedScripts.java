@@ -11,6 +11,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -171,9 +172,20 @@ public final class TimedScripts {
 	 * @throws RuntimeException made by the failure function if no connection could be had
 	 */
 	public List<Reply> evalAll(String what, List<Script> scripts, Duration timeout) {
+		return evalAll(what, scripts, timeout, LateReplies.IGNORED);
+	}
+
+	/**
+	 * Sends several scripts at once and waits for every reply up to a deadline of its own; a reply
+	 * that comes after the caller gave up on it goes to {@code late}, so that the caller can undo
+	 * what the script did (a claim's tasks must not stay in flight for nothing).
+	 * @return each script's reply or failure, in order
+	 * @throws RuntimeException made by the failure function if no connection could be had
+	 */
+	public List<Reply> evalAll(String what, List<Script> scripts, Duration timeout, LateReplies late) {
 		List<Reply> replies = new ArrayList<>(scripts.size());
 		try {
-			onConnection(timeout, (commands) -> sendAndAwait(commands, scripts, timeout, replies), (connection) -> {
+			onConnection(timeout, (commands) -> sendAndAwait(commands, scripts, timeout, late, replies), (connection) -> {
 				for (Script script : scripts) {
 					replies.add(runBlocking(connection, script));
 				}
@@ -260,25 +272,27 @@ public final class TimedScripts {
 	}
 
 	private static void sendAndAwait(RedisClusterAsyncCommands<byte[], byte[]> async, List<Script> scripts,
-			Duration timeout, List<Reply> replies) {
+			Duration timeout, LateReplies late, List<Reply> replies) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		List<CompletableFuture<Object>> sent = new ArrayList<>(scripts.size());
+		List<AtomicBoolean> givenUp = new ArrayList<>(scripts.size());
 		for (Script script : scripts) {
-			// Redis forgot the script (restart, SCRIPT FLUSH): its text goes once, at once, not after
-			// the replies before it, one of which may be from a node that does not answer.
-			sent.add(script.send(async).toCompletableFuture().exceptionallyCompose((failure) -> {
-				Throwable cause = (failure instanceof CompletionException wrapped && wrapped.getCause() != null)
-						? wrapped.getCause() : failure;
-				return (cause instanceof RedisNoScriptException) ? script.sendText(async).toCompletableFuture()
-						: CompletableFuture.failedFuture(cause);
-			}));
+			AtomicBoolean abandoned = new AtomicBoolean();
+			givenUp.add(abandoned);
+			sent.add(sendOnce(async, script, abandoned));
 		}
 		boolean interrupted = false;
 		try {
 			for (int i = 0; i < scripts.size(); i++) {
-				Reply reply = await(sent.get(i), deadline, timeout);
+				// Awaited through a copy: giving up on it must leave the late reply to come.
+				Reply reply = await(sent.get(i).copy(), deadline, timeout);
 				interrupted |= reply.interrupted();
 				replies.add(reply);
+				if (reply.failure() instanceof TimeoutException) {
+					givenUp.get(i).set(true);
+					int index = i;
+					sent.get(i).thenAccept((value) -> late.arrived(index, value));
+				}
 			}
 		}
 		finally {
@@ -286,6 +300,21 @@ public final class TimedScripts {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	/**
+	 * Sends a script by its digest. If Redis forgot it (restart, SCRIPT FLUSH), its text goes once,
+	 * at once, not after the replies before it, one of which may be from a node that does not
+	 * answer; but not for a caller that gave up meanwhile: nobody would undo what it does.
+	 */
+	private static CompletableFuture<Object> sendOnce(RedisClusterAsyncCommands<byte[], byte[]> async, Script script,
+			AtomicBoolean givenUp) {
+		return script.send(async).toCompletableFuture().exceptionallyCompose((failure) -> {
+			Throwable cause = (failure instanceof CompletionException wrapped && wrapped.getCause() != null)
+					? wrapped.getCause() : failure;
+			return (cause instanceof RedisNoScriptException && !givenUp.get())
+					? script.sendText(async).toCompletableFuture() : CompletableFuture.failedFuture(cause);
+		});
 	}
 
 	/** Awaits one reply up to the timeout, and restores the interrupt flag if interrupted meanwhile. */
@@ -405,6 +434,23 @@ public final class TimedScripts {
 	 * once every reply is in)
 	 */
 	public record Reply(@Nullable Object value, @Nullable Throwable failure, boolean interrupted) {
+
+	}
+
+	/** Receives the replies that came after their caller stopped waiting for them. */
+	@FunctionalInterface
+	public interface LateReplies {
+
+		/** Drops late replies: for calls whose late outcome needs nothing undone. */
+		LateReplies IGNORED = (index, value) -> {
+		};
+
+		/**
+		 * A reply came late. Called on a Redis client thread: must not block.
+		 * @param index the script's place among those sent together
+		 * @param value its reply
+		 */
+		void arrived(int index, @Nullable Object value);
 
 	}
 

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -446,8 +447,12 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 					count())));
 		}
 		String what = "claim tasks of queue '" + this.name + "'";
-		List<TimedScripts.Reply> replies = this.layout.placed(calls,
-				(placing) -> runEach(QueueScript.CLAIM, what, placing));
+		Map<PartitionCall, QueueKeys> partitionOf = new IdentityHashMap<>();
+		for (int i = 0; i < calls.size(); i++) {
+			partitionOf.put(calls.get(i), partitions.get(i));
+		}
+		List<TimedScripts.Reply> replies = this.layout.placed(calls, (placing) -> runEach(QueueScript.CLAIM, what,
+				placing, (index, reply) -> handBackLateClaim(partitionOf.get(placing.get(index)), reply)));
 		for (int i = 0; i < replies.size(); i++) {
 			try {
 				List<Object> reply = replyOf(what, replies.get(i));
@@ -462,6 +467,27 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 				this.rests.failed(partitions.get(i));
 			}
 		}
+	}
+
+	/**
+	 * Hands back the tasks of a claim whose caller gave up before Redis answered, at once and
+	 * with their attempt not counted, instead of leaving them in flight for a visibility timeout.
+	 * Runs on a Redis client thread, so it only sends.
+	 */
+	private void handBackLateClaim(QueueKeys partition, @Nullable Object reply) {
+		List<?> values = (List<?>) reply;
+		if (values == null || values.size() <= 4) {
+			return;
+		}
+		List<String> idsAndTokens = new ArrayList<>();
+		for (int i = 4; i < values.size(); i += 3) {
+			idsAndTokens.add(utf8(values.get(i)));
+			idsAndTokens.add(TaskMeta.parse(utf8(values.get(i + 2))).token());
+		}
+		this.timedScripts.sendQuietly(new PartitionCall(partition.forSettle(),
+				settleArgs(Settlement.HAND_BACK, "", idsAndTokens)).of(QueueScript.SETTLE));
+		logger.info("Handed back " + idsAndTokens.size() / 2 + " task(s) of queue '" + this.name
+				+ "' that a claim took after its caller had stopped waiting for Redis");
 	}
 
 	/** What the partitions answered to one claim. */
@@ -780,14 +806,19 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	 * Runs one script call per partition; several at once, in one round trip. Each reply is the
 	 * script's value or its failure. A partition that does not answer (killed, failing over) holds
 	 * up the others at most the command timeout, or a third of the visibility timeout if that is
-	 * shorter; a claim given up on leaves its tasks in flight until their visibility timeout.
+	 * shorter.
 	 */
 	private List<TimedScripts.Reply> runEach(QueueScript script, String what, List<PartitionCall> calls) {
+		return runEach(script, what, calls, TimedScripts.LateReplies.IGNORED);
+	}
+
+	private List<TimedScripts.Reply> runEach(QueueScript script, String what, List<PartitionCall> calls,
+			TimedScripts.LateReplies late) {
 		List<TimedScripts.Script> scripts = new ArrayList<>(calls.size());
 		for (PartitionCall call : calls) {
 			scripts.add(call.of(script));
 		}
-		return this.timedScripts.evalAll(what, scripts, roundWait());
+		return this.timedScripts.evalAll(what, scripts, roundWait(), late);
 	}
 
 	private Duration roundWait() {
@@ -807,9 +838,13 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		List<?> value = (List<?>) this.timedScripts.value(what, reply);
 		List<Object> strings = new ArrayList<>(value.size());
 		for (Object element : value) {
-			strings.add((element instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8) : element);
+			strings.add((element instanceof byte[]) ? utf8(element) : element);
 		}
 		return strings;
+	}
+
+	private static String utf8(Object bulk) {
+		return (bulk instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8) : (String) bulk;
 	}
 
 	/** One script call on one partition. */

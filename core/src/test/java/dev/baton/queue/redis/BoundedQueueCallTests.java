@@ -103,6 +103,28 @@ class BoundedQueueCallTests {
 		assertThat(queue.find("o-1")).isPresent();
 	}
 
+	@Test
+	void aClaimAnsweredTooLateHandsItsTasksBackWithoutCountingAnAttempt() {
+		@SuppressWarnings("unchecked")
+		ConsumableQueue<String> queue = (ConsumableQueue<String>) this.queues.get("orders", String.class);
+		assertThat(queue.claim(1, Duration.ofMinutes(5)).deliveries()).isEmpty();
+		queue.schedule("o-1", "x", Duration.ZERO);
+
+		// Redis claims the task, but its answer comes after the caller gave up.
+		this.redis.proxy().latency(Duration.ofMillis(400));
+		assertThatExceptionOfType(RedisSystemException.class)
+			.isThrownBy(() -> queue.claim(1, Duration.ofMinutes(5)))
+			.withMessageContaining("claim tasks of queue 'orders'");
+		this.redis.proxy().heal();
+
+		// Due again at once, not after the five minutes of its visibility timeout, with no attempt spent.
+		Delivery<String> again = await().atMost(Duration.ofSeconds(5))
+			.until(() -> queue.claim(1, Duration.ofMinutes(5)).deliveries(), (claimed) -> !claimed.isEmpty())
+			.get(0);
+		assertThat(again.id()).isEqualTo("o-1");
+		assertThat(again.attempt()).isEqualTo(1);
+	}
+
 	private static void failsInTime(Executable call, String what) {
 		assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
 			long start = System.nanoTime();
