@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -60,6 +61,14 @@ public interface ConsumableQueue<T> extends DelayQueue<T> {
 	}
 
 	/**
+	 * How many partitions the queue has, each with a wake channel of its own.
+	 * @return the partition count
+	 */
+	default int partitionCount() {
+		return 1;
+	}
+
+	/**
 	 * Make unfinished deliveries due again at once without counting the attempt, so that
 	 * another instance picks them up (on shutdown).
 	 * @param deliveries deliveries of this queue
@@ -73,7 +82,22 @@ public interface ConsumableQueue<T> extends DelayQueue<T> {
 	 * @param listener called on a notification thread; must return quickly
 	 * @return a handle that stops the notifications when closed
 	 */
-	AutoCloseable onWake(Runnable listener);
+	default AutoCloseable onWake(Runnable listener) {
+		return onSignal((signal) -> {
+			if (!(signal instanceof WakeSignal.Taken)) {
+				listener.run();
+			}
+		});
+	}
+
+	/**
+	 * Call the listener on every signal of the queue's wake channels: the wake-ups of
+	 * {@link #onWake(Runnable)}, with the due time, and every claim that took tasks, so that idle
+	 * consumers woken for the same tasks can leave them to the first claim.
+	 * @param listener called on a notification thread; must return quickly
+	 * @return a handle that stops the notifications when closed
+	 */
+	AutoCloseable onSignal(Consumer<WakeSignal> listener);
 
 	/**
 	 * Move every waiting task's due time earlier by {@code by}, as if the queue's clock had moved

@@ -16,8 +16,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 import dev.baton.internal.Durations;
 import dev.baton.internal.ObservationSettings;
@@ -139,11 +137,7 @@ final class DelayedTaskListenerContainer {
 	/** When claims started failing in a row, as {@link System#nanoTime()}, or 0 while they succeed. */
 	private volatile long failingSince;
 
-	private final ReentrantLock lock = new ReentrantLock();
-
-	private final Condition wakeUp = this.lock.newCondition();
-
-	private boolean woken;
+	private final ClaimPacer pacer;
 
 	private volatile boolean active;
 
@@ -166,6 +160,7 @@ final class DelayedTaskListenerContainer {
 			Executor handlers, HandlerMetrics metrics,
 			ObservationSettings<TaskHandlingObservationConvention> observations, DeadLetterReason deadLetterReason) {
 		this.queue = queue;
+		this.pacer = new ClaimPacer(queue::partitionCount);
 		this.deadLetterReason = deadLetterReason;
 		this.endpoint = endpoint;
 		this.settings = settings;
@@ -381,6 +376,7 @@ final class DelayedTaskListenerContainer {
 		// The server read its clock somewhere during the round trip: the midpoint is the best guess
 		Instant midpoint = sentAt.plus(Duration.between(sentAt, receivedAt).dividedBy(2));
 		this.serverClockAhead = Duration.between(midpoint, claim.serverTime());
+		this.pacer.claimed(this.serverClockAhead, Duration.between(sentAt, receivedAt));
 		List<Delivery<Object>> deliveries = this.deliveryLimit.admit(claim.deliveries());
 		this.permits.release(max - deliveries.size());
 		long visibleUntil = sent + this.settings.visibilityTimeout().toNanos();
@@ -401,7 +397,7 @@ final class DelayedTaskListenerContainer {
 		if (!this.backlog) {
 			// Without a wake-up subscription, new tasks are found only by polling: poll sooner
 			Duration maxIdle = (this.wakeSubscription != null) ? this.settings.maxIdlePoll() : shortPoll();
-			awaitWakeUp((nextDueIn != null && nextDueIn.compareTo(maxIdle) < 0) ? nextDueIn : maxIdle);
+			this.pacer.awaitClaim(nextDueIn, maxIdle, () -> this.active);
 		}
 		return deliveries.size();
 	}
@@ -803,31 +799,11 @@ final class DelayedTaskListenerContainer {
 	}
 
 	private void wake() {
-		this.lock.lock();
-		try {
-			this.woken = true;
-			this.wakeUp.signalAll();
-		}
-		finally {
-			this.lock.unlock();
-		}
+		this.pacer.wake();
 	}
 
 	private void awaitWakeUp(Duration timeout) {
-		long nanos = timeout.toNanos();
-		this.lock.lock();
-		try {
-			while (!this.woken && this.active && nanos > 0) {
-				nanos = this.wakeUp.awaitNanos(nanos);
-			}
-			this.woken = false;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		finally {
-			this.lock.unlock();
-		}
+		this.pacer.await(timeout, () -> this.active);
 	}
 
 	/** Waits for the loop until the deadline; a claim still under way hands its tasks back itself. */
@@ -854,7 +830,7 @@ final class DelayedTaskListenerContainer {
 	 */
 	private void subscribeToWakeUps() {
 		try {
-			this.wakeSubscription = this.queue.onWake(this::wake);
+			this.wakeSubscription = this.queue.onSignal(this.pacer::signal);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not subscribe to wake-ups of queue '" + this.endpoint.queue() + "' ("

@@ -42,7 +42,7 @@ record QueueKeys(String due, String tasks, String meta, String inFlight, String 
 
 	List<String> forClaim() {
 		return List.of(this.due, this.tasks, this.meta, this.inFlight, this.sequence, this.dead, this.deadPayloads,
-				this.deadInfo, this.partitions);
+				this.deadInfo, this.wake, this.partitions);
 	}
 
 	List<String> forSettle() {

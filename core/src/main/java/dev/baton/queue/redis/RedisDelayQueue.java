@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.baton.queue.DeadLetter;
@@ -35,6 +36,7 @@ import dev.baton.observation.TaskSchedulingContext;
 import dev.baton.observation.TaskSchedulingObservationConvention;
 import io.micrometer.observation.Observation;
 import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.internal.WakeSignal;
 import dev.baton.queue.internal.SafeDeadLetterReason;
 import dev.baton.queue.internal.PartialSettlementException;
 import org.apache.commons.logging.Log;
@@ -79,6 +81,9 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	private final QueuePartitions partitions;
 
 	private final PartitionLayout layout;
+
+	/** Tells this consumer's claims from others' on the wake channels. */
+	private final String consumerId = UUID.randomUUID().toString().substring(0, 8);
 
 	/** Which partition a claim asks first, so that claims go round the partitions. */
 	private final AtomicInteger claimRotation = new AtomicInteger();
@@ -444,7 +449,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			int share = wanted / partitions.size() + ((i < wanted % partitions.size()) ? 1 : 0);
 			calls.add(new PartitionCall(partitions.get(i).forClaim(), List.of(Integer.toString(share), timeoutMillis,
 					Integer.toString(REQUEUE_BATCH), this.retention.argument(), Integer.toString(RETENTION_BATCH),
-					count())));
+					this.consumerId, count())));
 		}
 		String what = "claim tasks of queue '" + this.name + "'";
 		Map<PartitionCall, QueueKeys> partitionOf = new IdentityHashMap<>();
@@ -585,6 +590,11 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	}
 
 	@Override
+	public int partitionCount() {
+		return this.partitions.count();
+	}
+
+	@Override
 	public Object partitionOf(Delivery<T> delivery) {
 		return (delivery instanceof RedisDelivery<T> redisDelivery) ? redisDelivery.partition() : this;
 	}
@@ -595,8 +605,9 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	}
 
 	@Override
-	public AutoCloseable onWake(Runnable listener) {
-		return this.wakeChannels.listen(this.partitions.all().stream().map(QueueKeys::wake).toList(), listener);
+	public AutoCloseable onSignal(Consumer<WakeSignal> listener) {
+		return this.wakeChannels.listen(this.partitions.all().stream().map(QueueKeys::wake).toList(), this.consumerId,
+				listener);
 	}
 
 	boolean settle(Settlement settlement, String argument, RedisDelivery<T> delivery) {

@@ -1,6 +1,10 @@
 package dev.baton.queue.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Consumer;
+
+import dev.baton.queue.internal.WakeSignal;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -32,44 +36,47 @@ final class WakeChannels implements AutoCloseable {
 	}
 
 	/**
-	 * Call the listener on every message on the channels (those of a queue's partitions) until the
-	 * returned handle is closed.
+	 * Call the listener with every signal on the channels (those of a queue's partitions) until
+	 * the returned handle is closed.
+	 * @param consumer the listening consumer's id, to tell its own claims
 	 */
-	synchronized AutoCloseable listen(List<String> channels, Runnable listener) {
+	synchronized AutoCloseable listen(List<String> channels, String consumer, Consumer<WakeSignal> listener) {
 		if (this.closed) {
 			throw new IllegalStateException("Delay queues are closed");
 		}
 		RedisMessageListenerContainer container = container();
-		MessageListener messageListener = new WakeListener(channels.get(0), listener);
+		MessageListener messageListener = new WakeListener(consumer, listener);
 		List<ChannelTopic> topics = channels.stream().map(ChannelTopic::new).toList();
 		container.addMessageListener(messageListener, topics);
 		return () -> container.removeMessageListener(messageListener, topics);
 	}
 
-	private static void run(Runnable listener, String channel) {
-		try {
-			listener.run();
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Wake-up listener of " + channel + " failed", ex);
-		}
-	}
-
 	/**
-	 * Wakes on every message, and also whenever the channel is subscribed again: a wake-up
+	 * Signals every message, and also whenever the channel is subscribed again: a wake-up
 	 * published while the connection was down is lost, so a reconnect must wake the consumer
 	 * rather than leave it to its idle poll.
 	 */
-	private record WakeListener(String channel, Runnable listener) implements MessageListener, SubscriptionListener {
+	private record WakeListener(String consumer, Consumer<WakeSignal> listener)
+			implements MessageListener, SubscriptionListener {
 
 		@Override
 		public void onMessage(Message message, byte @Nullable [] pattern) {
-			WakeChannels.run(this.listener, this.channel);
+			String channel = new String(message.getChannel(), StandardCharsets.UTF_8);
+			signal(WakeSignal.parse(channel, new String(message.getBody(), StandardCharsets.UTF_8), this.consumer));
 		}
 
 		@Override
 		public void onChannelSubscribed(byte[] channel, long count) {
-			WakeChannels.run(this.listener, this.channel);
+			signal(new WakeSignal.Subscribed());
+		}
+
+		private void signal(WakeSignal signal) {
+			try {
+				this.listener.accept(signal);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Wake-up listener of consumer " + this.consumer + " failed", ex);
+			}
 		}
 
 	}

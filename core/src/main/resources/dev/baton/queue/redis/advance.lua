@@ -34,7 +34,7 @@ for n, id in ipairs(ids) do
 	scores[#scores + 1] = member
 end
 if #scores > 0 then
-	redis.call('PUBLISH', KEYS[3], 'wake')
+	redis.call('PUBLISH', KEYS[3], string.format('due:%.0f', now))
 	callInSlices('ZADD', KEYS[1], scores)
 	if #metas > 0 then
 		callInSlices('HSET', KEYS[2], metas)

@@ -10,10 +10,15 @@
 -- KEYS[1] due (zset), KEYS[2] tasks (hash), KEYS[3] meta (hash), KEYS[4] in flight (zset id ->
 -- visibility deadline), KEYS[5] sequence (string counter, also the source of tokens, see reserveSequence),
 -- KEYS[6] dead (zset id -> failedAt), KEYS[7] dead payloads (hash), KEYS[8] dead info (hash),
--- KEYS[9] the partition count recorded in this partition's slot (see misplaced in common.lua)
+-- KEYS[9] wake channel, KEYS[10] the partition count recorded in this partition's slot (see
+-- misplaced in common.lua)
 -- ARGV[1] max tasks to claim, ARGV[2] visibility timeout ms, ARGV[3] max expired tasks to requeue,
 --   ARGV[4] the dead-letter retention "maxCount|maxAgeMillis", or '' to keep every dead letter,
---   ARGV[5] max dead letters to delete, ARGV[6] the partition count of the claiming instance
+--   ARGV[5] max dead letters to delete, ARGV[6] the claiming consumer's id, ARGV[7] the partition
+--   count of the claiming instance
+-- A claim that took tasks tells the other consumers on the wake channel, 'taken:' followed by
+-- the claimer's id, now and the next due time as returned below: idle consumers woken for those
+-- tasks need not claim too, so that a task costs about one claim however many consumers wait.
 -- Returns: {now ms, ms until the next waiting task is due (0 if due now) or the first in-flight
 --   delivery expires, whichever is first, or -1 if no task waits or is in flight,
 --   the number of tasks found in line without their payload or meta (their keys were evicted or
@@ -130,6 +135,10 @@ else
 			nextDueIn = expiresIn
 		end
 	end
+end
+if count > 0 then
+	-- Best effort: an ACL that denies the channel must not fail a claim that already wrote.
+	redis.pcall('PUBLISH', KEYS[9], string.format('taken:%s:%.0f:%.0f', ARGV[6], now, nextDueIn))
 end
 table.insert(reply, 1, string.format('%.0f', deadDeleted))
 table.insert(reply, 1, string.format('%.0f', inconsistent))

@@ -21,7 +21,7 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 if head[2] == nil or now < tonumber(head[2]) then
-	redis.call('PUBLISH', KEYS[5], 'wake')
+	redis.call('PUBLISH', KEYS[5], string.format('due:%.0f', now))
 end
 local member = string.format('%016.0f', reserveSequence(KEYS[4], 1, time) + 1)
 redis.call('HSET', KEYS[2], id, payload)

@@ -30,7 +30,7 @@ if head[1] == member .. id then
 	earliest = head[4]
 end
 if earliest == nil or due < tonumber(earliest) then
-	redis.call('PUBLISH', KEYS[4], 'wake')
+	redis.call('PUBLISH', KEYS[4], string.format('due:%.0f', due))
 end
 redis.call('ZREM', KEYS[1], member .. id)
 member = string.format('%016.0f', reserveSequence(KEYS[3], 1, time) + 1)

@@ -1,5 +1,5 @@
 -- Schedules tasks whose id is not already scheduled or in flight, and publishes on the wake
--- channel when one of them falls due before every waiting task.
+-- channel when one of them falls due before every waiting task: 'due:' and its due time (ms).
 -- Waiting members of the due set are a 16-digit sequence number followed by the id, so that tasks
 -- due in the same millisecond (equal scores) sort in scheduling order.
 -- KEYS[1] due (zset), KEYS[2] tasks (hash id -> payload), KEYS[3] meta (hash id -> meta),
@@ -48,7 +48,7 @@ for i = 3, #ARGV - 1, 3 do
 	end
 end
 if wake then
-	redis.call('PUBLISH', KEYS[5], 'wake')
+	redis.call('PUBLISH', KEYS[5], string.format('due:%.0f', earliest))
 end
 if #new > 0 then
 	local sequence = reserveSequence(KEYS[4], #new, time)

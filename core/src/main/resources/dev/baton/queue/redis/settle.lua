@@ -32,7 +32,7 @@ if requeues then
 		if token == ARGV[n * 2 + 2] then
 			local requeuedAt = (action == 'retry') and now + tonumber(argument) or tonumber(due)
 			if earliest == nil or requeuedAt < earliest then
-				redis.call('PUBLISH', KEYS[6], 'wake')
+				redis.call('PUBLISH', KEYS[6], string.format('due:%.0f', requeuedAt))
 				break
 			end
 		end

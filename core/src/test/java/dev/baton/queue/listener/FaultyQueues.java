@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.baton.queue.DeadLetter;
@@ -19,6 +20,7 @@ import dev.baton.queue.NewTask;
 import dev.baton.queue.QueueStats;
 import dev.baton.queue.ScheduledTask;
 import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.internal.WakeSignal;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -153,8 +155,8 @@ final class FaultyQueues {
 		}
 
 		@Override
-		public AutoCloseable onWake(Runnable listener) {
-			return this.queue.onWake(listener);
+		public AutoCloseable onSignal(Consumer<WakeSignal> listener) {
+			return this.queue.onSignal(listener);
 		}
 
 		@Override

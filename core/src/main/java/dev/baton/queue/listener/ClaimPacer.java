@@ -1,0 +1,326 @@
+package dev.baton.queue.listener;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.baton.queue.internal.WakeSignal;
+
+/**
+ * Decides when an idle listener container claims, from its queue's wake signals.
+ *
+ * <p>A task scheduled to fall due later only moves the container's next claim earlier. When
+ * several instances are woken for the same tasks (a task falls due, a wake-up), each that has seen
+ * other instances claim waits a short random while, and leaves the tasks to the first claim if
+ * that claim says it took every task due in the partition: so a task costs about one claim, not
+ * one per waiting instance. Otherwise the container claims: when in doubt (a timer on a queue of
+ * several partitions, a claim that left tasks due, a signal it cannot read) and at every idle
+ * poll.
+ */
+final class ClaimPacer {
+
+	/** How long another instance counts as a peer after its last claim was seen. */
+	private static final long PEER_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+	/** The longest random wait before a claim, whatever the number of peers. */
+	private static final long MAX_JITTER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+	/** The random wait before a claim per peer, at least: several signal trips. */
+	private static final long MIN_JITTER_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+	/** The queue's partition count: each partition signals on a channel of its own. */
+	private final IntSupplier partitions;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final Condition changed = this.lock.newCondition();
+
+	/** Numbers the signals in the order they came, which is the order Redis published them. */
+	private long sequence;
+
+	/** The number of the last due signal, whether due now or later. */
+	private long lastDueNumber;
+
+	/** Claim at once: stop, room for more tasks, a (re)subscription, a signal it cannot read. */
+	private boolean woken;
+
+	/** The partitions with a task due now since the last claim, by channel. */
+	private final Map<String, DueMark> due = new HashMap<>();
+
+	/** The latest claim by another instance that took tasks, by channel. */
+	private final Map<String, TakenMark> taken = new HashMap<>();
+
+	/** When other instances were last seen to claim, as {@link System#nanoTime()}. */
+	private final Map<String, Long> peers = new HashMap<>();
+
+	/** The earliest local time a signalled task falls due, as {@link System#nanoTime()}. */
+	private long dueAtNanos = Long.MAX_VALUE;
+
+	/** How far the Redis clock is ahead of this one, as the last claim measured it. */
+	private volatile Duration serverClockAhead = Duration.ZERO;
+
+	/** How long the last claim took, there and back. */
+	private volatile long claimNanos;
+
+	/** Claims this pacer let the container leave to another instance, for tests and status. */
+	private long left;
+
+	ClaimPacer(IntSupplier partitions) {
+		this.partitions = partitions;
+	}
+
+	/** Takes a signal of the queue's wake channels; called on the notification thread. */
+	void signal(WakeSignal signal) {
+		this.lock.lock();
+		try {
+			long number = ++this.sequence;
+			if (signal instanceof WakeSignal.Due dueSignal) {
+				this.lastDueNumber = number;
+				Instant at = dueSignal.at();
+				long inNanos = (at != null) ? Duration.between(serverNow(), at).toNanos() : 0;
+				if (at == null) {
+					this.woken = true;
+				}
+				else if (inNanos > 0) {
+					this.dueAtNanos = Math.min(this.dueAtNanos, System.nanoTime() + inNanos);
+				}
+				else {
+					this.due.put(dueSignal.channel(), new DueMark(number, at));
+				}
+			}
+			else if (signal instanceof WakeSignal.Taken takenSignal) {
+				// Its own claims count too: a claim after a due signal took that task.
+				this.taken.put(takenSignal.channel(), new TakenMark(number, takenSignal));
+				if (!takenSignal.own()) {
+					this.peers.put(takenSignal.claimer(), System.nanoTime());
+					if (takenSignal.nextDueIn() != null && takenSignal.nextDueIn().isZero()) {
+						// It left tasks due: this instance claims too.
+						this.woken = true;
+					}
+				}
+			}
+			else {
+				this.woken = true;
+			}
+			this.changed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Makes the container claim at once. */
+	void wake() {
+		this.lock.lock();
+		try {
+			this.woken = true;
+			this.changed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Records what the container's claim measured.
+	 * @param serverClockAhead how far the Redis clock is ahead of this one
+	 * @param roundTrip how long the claim took
+	 */
+	void claimed(Duration serverClockAhead, Duration roundTrip) {
+		this.serverClockAhead = serverClockAhead;
+		this.claimNanos = roundTrip.toNanos();
+	}
+
+	/**
+	 * Waits until woken, a task is signalled due, or the timeout passes, whichever comes first.
+	 */
+	void await(Duration timeout, BooleanSupplier active) {
+		this.lock.lock();
+		try {
+			long until = System.nanoTime() + timeout.toNanos();
+			awaitTrigger(until, active);
+			clear();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Waits until the container should claim: when woken, when a task is signalled due, or when
+	 * the next task falls due, unless another instance's claim took the tasks meanwhile.
+	 * @param nextDueIn when the next task falls due as the last claim said, or {@code null}
+	 * @param maxIdle the longest wait
+	 * @param active whether the container still runs
+	 */
+	void awaitClaim(@Nullable Duration nextDueIn, Duration maxIdle, BooleanSupplier active) {
+		this.lock.lock();
+		try {
+			long now = System.nanoTime();
+			long pollAt = now + maxIdle.toNanos();
+			long nextDueAt = (nextDueIn != null) ? now + nextDueIn.toNanos() : Long.MAX_VALUE;
+			while (active.getAsBoolean()) {
+				long until = Math.min(pollAt, Math.min(nextDueAt, this.dueAtNanos));
+				boolean timed = awaitTrigger(until, active);
+				long reached = Math.min(until, this.dueAtNanos);
+				if (this.woken || !active.getAsBoolean() || (timed && reached == pollAt)) {
+					break;
+				}
+				Instant target = serverAt(reached);
+				Instant nothingDueUntil = timed ? takenPast(target) : takenAfterDueSignals();
+				if (nothingDueUntil == null && peerCount() > 0) {
+					// Woken for due tasks, like the other instances: let the first claim take them.
+					awaitJitter(active);
+					if (this.woken) {
+						break;
+					}
+					nothingDueUntil = timed ? takenPast(target) : takenAfterDueSignals();
+				}
+				if (nothingDueUntil == null) {
+					break;
+				}
+				this.left++;
+				clear();
+				nextDueAt = nothingDueUntil.equals(Instant.MAX) ? Long.MAX_VALUE
+						: System.nanoTime() + Math.max(0, Duration.between(serverNow(), nothingDueUntil).toNanos());
+			}
+			clear();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** How many claims were left to other instances. */
+	long claimsLeftToOthers() {
+		this.lock.lock();
+		try {
+			return this.left;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Waits for a wake-up, a due signal or {@code until}; returns whether the time ran out. The
+	 * caller holds the lock.
+	 */
+	private boolean awaitTrigger(long until, BooleanSupplier active) {
+		long nanos = until - System.nanoTime();
+		while (!this.woken && this.due.isEmpty() && active.getAsBoolean() && nanos > 0
+				&& this.dueAtNanos > System.nanoTime()) {
+			try {
+				nanos = this.changed.awaitNanos(Math.min(nanos, this.dueAtNanos - System.nanoTime()));
+				nanos = until - System.nanoTime();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return false;
+			}
+		}
+		return !this.woken && this.due.isEmpty();
+	}
+
+	private void awaitJitter(BooleanSupplier active) {
+		long step = Math.max(MIN_JITTER_STEP_NANOS, 2 * this.claimNanos);
+		long jitter = Math.min(MAX_JITTER_NANOS, step * peerCount());
+		long until = System.nanoTime() + ThreadLocalRandom.current().nextLong(jitter + 1);
+		long nanos;
+		while (!this.woken && active.getAsBoolean() && (nanos = until - System.nanoTime()) > 0) {
+			try {
+				this.changed.awaitNanos(nanos);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+	}
+
+	/**
+	 * Whether another instance's claim, after each due signal, took every task due in its
+	 * partition: then until when nothing is due ({@link Instant#MAX} for never), else {@code null}.
+	 */
+	private @Nullable Instant takenAfterDueSignals() {
+		if (this.due.isEmpty()) {
+			return null;
+		}
+		Instant until = Instant.MAX;
+		for (Map.Entry<String, DueMark> entry : this.due.entrySet()) {
+			TakenMark mark = this.taken.get(entry.getKey());
+			Instant next = (mark != null && mark.number() > entry.getValue().number()) ? nothingDueUntil(mark.signal())
+					: null;
+			if (next == null || !next.isAfter(entry.getValue().at())) {
+				return null;
+			}
+			until = next.isBefore(until) ? next : until;
+		}
+		return until;
+	}
+
+	/**
+	 * Whether a claim after the last due signal left nothing due at {@code target}, on a queue of
+	 * one partition (with several, the timer does not say which partition is due): then until when
+	 * nothing is due, else {@code null}. A claim before {@code target} that saw the task due then
+	 * says it is due then; one made before the task was scheduled came before its due signal.
+	 */
+	private @Nullable Instant takenPast(Instant target) {
+		if (this.partitions.getAsInt() != 1 || this.taken.isEmpty()) {
+			return null;
+		}
+		TakenMark mark = this.taken.values().iterator().next();
+		Instant next = nothingDueUntil(mark.signal());
+		return (mark.number() > this.lastDueNumber && next != null && next.isAfter(target)) ? next : null;
+	}
+
+	/** Until when the claim left nothing due, or {@code null} if it left tasks due. */
+	private static @Nullable Instant nothingDueUntil(WakeSignal.Taken signal) {
+		Duration nextDueIn = signal.nextDueIn();
+		if (nextDueIn == null) {
+			return Instant.MAX;
+		}
+		return nextDueIn.isZero() ? null : signal.serverTime().plus(nextDueIn);
+	}
+
+	private int peerCount() {
+		long now = System.nanoTime();
+		this.peers.values().removeIf((seen) -> now - seen > PEER_NANOS);
+		return this.peers.size();
+	}
+
+	/** Forgets what the claim about to be made, or left to another instance, answers. */
+	private void clear() {
+		this.woken = false;
+		this.due.clear();
+		if (this.dueAtNanos <= System.nanoTime()) {
+			this.dueAtNanos = Long.MAX_VALUE;
+		}
+	}
+
+	private Instant serverNow() {
+		return Instant.now().plus(this.serverClockAhead);
+	}
+
+	private Instant serverAt(long nanoTime) {
+		return serverNow().plusNanos(nanoTime - System.nanoTime());
+	}
+
+	private record DueMark(long number, Instant at) {
+
+	}
+
+	private record TakenMark(long number, WakeSignal.Taken signal) {
+
+	}
+
+}

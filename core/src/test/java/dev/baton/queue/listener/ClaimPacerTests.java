@@ -1,0 +1,103 @@
+package dev.baton.queue.listener;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import dev.baton.queue.internal.WakeSignal;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * When an idle container claims: a claim is left to another instance only when a claim made after
+ * the wake-up took every task due, never otherwise.
+ */
+class ClaimPacerTests {
+
+	private static final String CHANNEL = "baton:q:{orders}:wake";
+
+	private final ClaimPacer pacer = new ClaimPacer(() -> 1);
+
+	@Test
+	void aLoneInstanceClaimsAtOnceWhenATaskFallsDue() {
+		this.pacer.signal(due(Duration.ZERO));
+
+		assertThat(waited(null, Duration.ofSeconds(5))).isLessThan(Duration.ofMillis(500));
+		assertThat(this.pacer.claimsLeftToOthers()).isZero();
+	}
+
+	@Test
+	void aTaskThatAnotherInstanceTookAfterTheWakeUpIsLeftToIt() {
+		this.pacer.signal(due(Duration.ZERO));
+		this.pacer.signal(takenByPeer(Instant.now(), Duration.ofSeconds(10)));
+
+		assertThat(waited(null, Duration.ofMillis(600))).isGreaterThanOrEqualTo(Duration.ofMillis(550));
+		assertThat(this.pacer.claimsLeftToOthers()).isOne();
+	}
+
+	@Test
+	void aClaimBeforeTheWakeUpDoesNotCoverItsTask() {
+		this.pacer.signal(takenByPeer(Instant.now(), Duration.ofSeconds(10)));
+		this.pacer.signal(due(Duration.ZERO));
+
+		assertThat(waited(null, Duration.ofSeconds(5))).isLessThan(Duration.ofMillis(500));
+		assertThat(this.pacer.claimsLeftToOthers()).isZero();
+	}
+
+	@Test
+	void aClaimThatLeftTasksDueWakesTheOthers() {
+		this.pacer.signal(takenByPeer(Instant.now(), Duration.ZERO));
+
+		assertThat(waited(null, Duration.ofSeconds(5))).isLessThan(Duration.ofMillis(500));
+	}
+
+	@Test
+	void aTaskDueLaterWakesTheContainerWhenItIsDue() {
+		this.pacer.signal(due(Duration.ofMillis(300)));
+
+		Duration waited = waited(null, Duration.ofSeconds(5));
+		assertThat(waited).isGreaterThanOrEqualTo(Duration.ofMillis(250)).isLessThan(Duration.ofSeconds(2));
+	}
+
+	@Test
+	void aTimerReachingADueTimeThatAnotherClaimPassedIsLeftToIt() {
+		this.pacer.signal(takenByPeer(Instant.now(), Duration.ofSeconds(10)));
+
+		assertThat(waited(Duration.ofMillis(100), Duration.ofMillis(600))).isGreaterThanOrEqualTo(Duration.ofMillis(550));
+		assertThat(this.pacer.claimsLeftToOthers()).isOne();
+	}
+
+	@Test
+	void aTaskScheduledAfterTheLastClaimIsClaimedWhenDue() {
+		this.pacer.signal(takenByPeer(Instant.now(), Duration.ofSeconds(10)));
+		this.pacer.signal(due(Duration.ofMillis(100)));
+
+		assertThat(waited(null, Duration.ofSeconds(5))).isLessThan(Duration.ofMillis(1000));
+		assertThat(this.pacer.claimsLeftToOthers()).isZero();
+	}
+
+	@Test
+	void onAQueueOfSeveralPartitionsATimerAlwaysClaims() {
+		ClaimPacer partitioned = new ClaimPacer(() -> 4);
+		partitioned.signal(takenByPeer(Instant.now(), Duration.ofSeconds(10)));
+
+		long start = System.nanoTime();
+		partitioned.awaitClaim(Duration.ofMillis(100), Duration.ofSeconds(5), () -> true);
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+	}
+
+	private Duration waited(Duration nextDueIn, Duration maxIdle) {
+		long start = System.nanoTime();
+		this.pacer.awaitClaim(nextDueIn, maxIdle, () -> true);
+		return Duration.ofNanos(System.nanoTime() - start);
+	}
+
+	private static WakeSignal due(Duration in) {
+		return new WakeSignal.Due(CHANNEL, Instant.now().plus(in));
+	}
+
+	private static WakeSignal takenByPeer(Instant at, Duration nextDueIn) {
+		return new WakeSignal.Taken(CHANNEL, false, "peer", at, nextDueIn);
+	}
+
+}
