@@ -23,11 +23,22 @@ final class InstanceNames {
 	private InstanceNames() {
 	}
 
-	/** This JVM's default name, {@code <hostname>:<pid>}. */
+	/** This JVM's default name, {@code <hostname>:<pid>}, looked up once. */
 	static String local() {
+		return Local.NAME;
+	}
+
+	private static String lookUpLocal() {
 		String pid = ":" + ProcessHandle.current().pid();
 		String host = hostName();
 		return host.substring(0, Math.min(host.length(), MAX_LENGTH - pid.length())) + pid;
+	}
+
+	/** Resolving the host name can take seconds where DNS is misconfigured: once per JVM is enough. */
+	private static final class Local {
+
+		static final String NAME = lookUpLocal();
+
 	}
 
 	private static String hostName() {
