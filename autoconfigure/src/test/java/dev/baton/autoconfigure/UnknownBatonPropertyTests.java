@@ -53,6 +53,13 @@ class UnknownBatonPropertyTests {
 	}
 
 	@Test
+	void groupTypoFailsStartUpSuggestingTheFullKey(RedisServer server, CapturedOutput output) {
+		String report = startupReport(server, output, "baton.lokc.lease-time=10s");
+
+		assertThat(report).contains("baton.lokc.lease-time").contains("did you mean `baton.lock.lease-time`?");
+	}
+
+	@Test
 	void keyCloseToNoneListsTheKnownKeys(RedisServer server, CapturedOutput output) {
 		String report = startupReport(server, output, "baton.lock.colour=red");
 

@@ -121,7 +121,12 @@ final class LockCommands {
 	 * same command took before it ran again after a reconnect.
 	 */
 	boolean isHeldBy(LockKeys keys, String owner) {
-		return owner.equals(this.calls.get("look up lock '" + keys.name() + "'", keys.lock()));
+		return owner.equals(holder(keys));
+	}
+
+	/** The owner id the lock holds, or {@code null} if it is free; one {@code GET}. */
+	@Nullable String holder(LockKeys keys) {
+		return this.calls.get("look up lock '" + keys.name() + "'", keys.lock());
 	}
 
 	/** Whether {@link #take} may be used: no replica acknowledgement is awaited. */

@@ -68,6 +68,17 @@ public interface LockManager {
 	Optional<LockLease> tryAcquire(LockRequest request);
 
 	/**
+	 * Which instance holds the named lock now, by the name its lock manager was given; asks Redis
+	 * once. Meant for explaining a lock that was not acquired, so it never fails.
+	 * @param name the lock name, not blank
+	 * @return the holder's instance name, or empty if the lock is free, its holder wrote no
+	 * instance name, or Redis could not be asked
+	 */
+	default Optional<String> holderOf(String name) {
+		return Optional.empty();
+	}
+
+	/**
 	 * Run the action while holding the named lock.
 	 * @param name the lock name, not blank
 	 * @param waitTime how long to wait for the lock
@@ -77,7 +88,8 @@ public interface LockManager {
 	 * @throws LockNotAcquiredException if the lock was not acquired in time
 	 */
 	default <T> T withLock(String name, Duration waitTime, Supplier<T> action) {
-		LockLease lease = tryAcquire(name, waitTime).orElseThrow(() -> new LockNotAcquiredException(name, waitTime));
+		LockLease lease = tryAcquire(name, waitTime)
+			.orElseThrow(() -> new LockNotAcquiredException(name, waitTime, holderOf(name)));
 		try {
 			return action.get();
 		}

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -80,8 +79,11 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 
 	private final ObservationSettings<LockAcquisitionObservationConvention> observations;
 
-	/** Start of this manager's owner ids: unique, so that no other instance can pass for an owner. */
-	private final String ownerPrefix = UUID.randomUUID() + ":";
+	/**
+	 * Start of this manager's owner ids: its instance name, so that waiters can say who holds a
+	 * lock, and a random part, so that no other instance can pass for an owner.
+	 */
+	private final String ownerPrefix;
 
 	private final AtomicLong acquisitions = new AtomicLong();
 
@@ -105,6 +107,8 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		this.commands = new LockCommands(builder.connectionFactory, builder.commandTimeout, builder.replicas,
 				builder.replicaTimeout, this.metrics);
 		this.keyPrefix = builder.keyPrefix;
+		this.ownerPrefix = InstanceNames
+			.ownerPrefix((builder.instanceName != null) ? builder.instanceName : InstanceNames.local());
 		this.leaseTime = builder.leaseTime;
 		this.maxNameLength = builder.maxNameLength;
 		this.metricGroups = new MetricGroups(builder.maxMetricGroups);
@@ -302,6 +306,19 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 				+ "); retrying until it is or the lease runs out");
 		this.metrics.releaseUnconfirmed(this.metricGroups.tag(lease.group()));
 		this.releaseRetries.retry(lease, retry);
+	}
+
+	@Override
+	public Optional<String> holderOf(String name) {
+		checkName(name);
+		try {
+			return Optional.ofNullable(InstanceNames.inOwner(this.commands.holder(LockKeys.of(this.keyPrefix, name))));
+		}
+		catch (RuntimeException ex) {
+			// Asked to explain a lock not acquired: not knowing who holds it must not replace that answer.
+			logger.debug("Could not read the holder of lock '" + name + "': " + ex.getMessage());
+			return Optional.empty();
+		}
 	}
 
 	boolean isLocked(String name) {
@@ -606,6 +623,8 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 
 		private Duration replicaTimeout = Duration.ofMillis(500);
 
+		private @Nullable String instanceName;
+
 		private Builder(RedisConnectionFactory connectionFactory) {
 			Assert.notNull(connectionFactory, "RedisConnectionFactory must not be null");
 			this.connectionFactory = connectionFactory;
@@ -744,6 +763,20 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 					() -> "Replica acknowledgement timeout must be at least 1 ms, was " + timeout);
 			this.replicas = replicas;
 			this.replicaTimeout = timeout;
+			return this;
+		}
+
+		/**
+		 * The name of this instance, stored with each lock it holds, so that another instance that
+		 * could not acquire the lock can say which one holds it
+		 * ({@link LockNotAcquiredException#getHolder()}). Need not be unique. The default is
+		 * {@code <hostname>:<pid>}.
+		 * @param instanceName the name, at most 128 characters, without control characters
+		 * @return this builder
+		 */
+		public Builder instanceName(String instanceName) {
+			Assert.notNull(instanceName, "Instance name must not be null");
+			this.instanceName = InstanceNames.check(instanceName);
 			return this;
 		}
 

@@ -45,6 +45,10 @@ final class TestLockManagers implements AutoCloseable {
 		return manager;
 	}
 
+	RedisConnectionFactory connectionFactory() {
+		return this.connectionFactory;
+	}
+
 	@Override
 	public void close() {
 		this.managers.forEach(RedisLockManager::close);

@@ -55,6 +55,10 @@ public final class BatonLockAutoConfiguration {
 		set("baton.lock.command-timeout", () -> builder.commandTimeout(properties.getCommandTimeout()));
 		set("baton.lock.max-name-length", () -> builder.maxNameLength(properties.getMaxNameLength()));
 		set("baton.lock.max-metric-groups", () -> builder.maxMetricGroups(properties.getMaxMetricGroups()));
+		String instanceName = properties.getInstanceName();
+		if (instanceName != null) {
+			set("baton.lock.instance-name", () -> builder.instanceName(instanceName));
+		}
 		set("baton.lock.replica-acknowledgement",
 				() -> builder.replicaAcknowledgement(properties.getReplicaAcknowledgement().getReplicas(),
 						properties.getReplicaAcknowledgement().getTimeout()));

@@ -3,6 +3,7 @@ package dev.baton.autoconfigure.lock;
 import java.time.Duration;
 
 import dev.baton.lock.annotation.DistributedLockAdvisor;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -66,6 +67,13 @@ public class BatonLockProperties {
 	 * Order of the @DistributedLock advice; the default runs it outside @Transactional.
 	 */
 	private int aspectOrder = DistributedLockAdvisor.DEFAULT_ORDER;
+
+	/**
+	 * Name of this instance, stored with each lock it holds, so that an instance that cannot
+	 * acquire the lock names its holder in LockNotAcquiredException; at most 128 characters. The
+	 * default is <hostname>:<pid>.
+	 */
+	private @Nullable String instanceName;
 
 	private final ReplicaAcknowledgement replicaAcknowledgement = new ReplicaAcknowledgement();
 
@@ -147,6 +155,14 @@ public class BatonLockProperties {
 
 	public void setAspectOrder(int aspectOrder) {
 		this.aspectOrder = aspectOrder;
+	}
+
+	public @Nullable String getInstanceName() {
+		return this.instanceName;
+	}
+
+	public void setInstanceName(@Nullable String instanceName) {
+		this.instanceName = instanceName;
 	}
 
 	public ReplicaAcknowledgement getReplicaAcknowledgement() {

@@ -115,6 +115,20 @@ class BatonLockAutoConfigurationTests {
 	}
 
 	@Test
+	void namesTheInstanceThatHoldsALock() {
+		this.runner.withPropertyValues("baton.lock.instance-name=orders-7").run((context) -> {
+			LockManager locks = context.getBean(LockManager.class);
+			LockLease held = locks.tryAcquire("report", Duration.ZERO).orElseThrow();
+			assertThat(locks.holderOf("report")).hasValue("orders-7");
+			held.release();
+		});
+		this.runner.withPropertyValues("baton.lock.instance-name=" + "x".repeat(129))
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("Invalid baton.lock.instance-name: Instance name of 129 characters"));
+	}
+
+	@Test
 	void waitsForAsManyReplicasAsConfigured() {
 		// The shared server has no replica: an acquisition waiting for one is refused and given up.
 		this.runner.withPropertyValues("baton.lock.replica-acknowledgement.replicas=1",

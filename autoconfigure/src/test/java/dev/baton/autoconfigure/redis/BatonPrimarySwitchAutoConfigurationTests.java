@@ -31,6 +31,15 @@ class BatonPrimarySwitchAutoConfigurationTests {
 	}
 
 	@Test
+	void refusesAnUnknownKeyOfItsGroup() {
+		this.runner.withPropertyValues("baton.sentinel.follow-switchs=false")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("baton.sentinel.follow-switchs"));
+	}
+
+	@Test
 	void watchesNothingForAStandaloneRedis() {
 		this.runner.run((context) -> assertThat(context.getBean(PrimarySwitches.class).watch()).isEmpty());
 	}

@@ -68,7 +68,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			Object target) throws Throwable {
 		Acquired acquired = acquireAll(locked, this.reentrantHolds.notHeld(names));
 		if (acquired.leases().isEmpty()) {
-			return locked.onFailure().apply(target, invocation.getArguments(), acquired.failure(locked));
+			return locked.onFailure().apply(target, invocation.getArguments(), notAcquired(locked, acquired.missed()));
 		}
 		List<LockLease> leases = acquired.leases().get();
 		this.reentrantHolds.taken(leases);
@@ -90,7 +90,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			Object target) throws Throwable {
 		Acquired acquired = acquireAll(locked, names);
 		if (acquired.leases().isEmpty()) {
-			return locked.onFailure().apply(target, invocation.getArguments(), acquired.failure(locked));
+			return locked.onFailure().apply(target, invocation.getArguments(), notAcquired(locked, acquired.missed()));
 		}
 		List<LockLease> leases = acquired.leases().get();
 		Object result;
@@ -117,8 +117,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 	private @Nullable Object failure(LockedMethod locked, SortedSet<String> names, Object target,
 			@Nullable Object[] arguments) throws Exception {
 		try {
-			return locked.onFailure()
-				.apply(target, arguments, new LockNotAcquiredException(names.first(), locked.waitTime()));
+			return locked.onFailure().apply(target, arguments, notAcquired(locked, names.first()));
 		}
 		catch (Exception | Error ex) {
 			throw ex;
@@ -212,12 +211,17 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		}
 	}
 
+	/**
+	 * The failure of a lock not acquired, made only if it is used: it asks Redis who holds the
+	 * lock, which a fallback never needs and a skip only when it is logged.
+	 */
+	private Supplier<LockNotAcquiredException> notAcquired(LockedMethod locked, @Nullable String missed) {
+		String name = (missed != null) ? missed : locked.name();
+		return () -> new LockNotAcquiredException(name, locked.waitTime(), this.lockManager.get().holderOf(name));
+	}
+
 	/** The leases taken, or the name of the lock that was not acquired. */
 	private record Acquired(Optional<List<LockLease>> leases, @Nullable String missed) {
-
-		LockNotAcquiredException failure(LockedMethod locked) {
-			return new LockNotAcquiredException((this.missed != null) ? this.missed : locked.name(), locked.waitTime());
-		}
 
 	}
 

@@ -75,9 +75,11 @@ final class LockFailureResult {
 
 	/**
 	 * The result for an invocation whose lock was not acquired.
+	 * @param failure makes the {@code LockNotAcquiredException}, asking Redis who holds the lock:
+	 * called only when the exception is thrown or logged
 	 * @throws Throwable the {@code LockNotAcquiredException}, or what the fallback threw
 	 */
-	@Nullable Object apply(Object target, @Nullable Object[] arguments, LockNotAcquiredException failure)
+	@Nullable Object apply(Object target, @Nullable Object[] arguments, Supplier<LockNotAcquiredException> failure)
 			throws Throwable {
 		if (this.fallback != null) {
 			try {
@@ -88,14 +90,18 @@ final class LockFailureResult {
 			}
 		}
 		if (this.skip) {
-			this.skips.log(() -> "Skipped " + this.description + " (onFailure = SKIP): " + failure.getMessage()
-					+ ", most likely because another instance holds it");
+			this.skips.log(() -> skipped(failure.get()));
 			return this.emptyValue.get();
 		}
 		if (this.completionStage) {
-			return CompletableFuture.failedFuture(failure);
+			return CompletableFuture.failedFuture(failure.get());
 		}
-		throw failure;
+		throw failure.get();
+	}
+
+	private String skipped(LockNotAcquiredException failure) {
+		return "Skipped " + this.description + " (onFailure = SKIP): " + failure.getMessage()
+				+ (failure.getHolder().isPresent() ? "" : ", most likely because another instance holds it");
 	}
 
 	private static Method fallback(String name, Method method, Class<?> targetClass, String description) {

@@ -106,7 +106,8 @@ class DistributedLockTests {
 		LockLease held = this.locks.tryAcquire("LockedService.pay:42", Duration.ZERO).orElseThrow();
 
 		assertThatThrownBy(() -> this.service.pay(42)).isInstanceOf(LockNotAcquiredException.class)
-			.hasMessageContaining("LockedService.pay:42");
+			.hasMessageContaining("LockedService.pay:42")
+			.hasMessageEndingWith("; held by instance '" + this.locks.holderOf("LockedService.pay:42").orElseThrow() + "'");
 		assertThat(this.service.pay(43)).isEqualTo("paid 43");
 		assertThat(this.service.calls()).isEqualTo(1);
 		held.release();
@@ -187,7 +188,8 @@ class DistributedLockTests {
 		assertThat(this.service.calls()).isZero();
 		assertThat(log.list).extracting(ILoggingEvent::getLevel).containsExactly(Level.INFO, Level.DEBUG);
 		assertThat(log.list.get(0).getFormattedMessage()).contains("Skipped LockedService.report()")
-			.contains("'report'");
+			.contains("'report'")
+			.contains("; held by instance '");
 	}
 
 	@Test
