@@ -3,11 +3,16 @@ package dev.baton.security;
 import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.util.List;
+import java.util.stream.Stream;
 
 import dev.baton.queue.DelayQueue;
 import dev.baton.test.RedisTest;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -84,6 +89,31 @@ class BatonEndpointCsrfIgnoredHttpTests {
 
 		assertThat(response.statusCode()).isEqualTo(401);
 		Reminders.assertUnchanged(this.reminders);
+	}
+
+	/**
+	 * What a cross-site page can make a logged-in browser send without a CORS preflight: a POST
+	 * with a form's content type (or none), {@code _method=DELETE} in its body or query. Refused
+	 * with 415 before the hidden-method filter turns it into a cancel or purge.
+	 */
+	@ParameterizedTest(name = "{0} {1}")
+	@MethodSource("crossSiteRequests")
+	void crossSitePostChangesNothing(String path, @Nullable String contentType, @Nullable String body) {
+		HttpResponse<String> response = this.client.send("POST", QUEUE + path, "alice", contentType, body);
+
+		assertThat(response.statusCode()).isEqualTo(415);
+		Reminders.assertUnchanged(this.reminders);
+		assertThat(batonEvents()).isEmpty();
+	}
+
+	static Stream<Arguments> crossSiteRequests() {
+		String form = "application/x-www-form-urlencoded";
+		return Stream.of(Arguments.of("/tasks/waiting", form, "_method=DELETE"),
+				Arguments.of("/dead-letters/failed", form, "_method=DELETE"),
+				Arguments.of("/tasks/waiting?_method=DELETE", "text/plain", "x"),
+				Arguments.of("/tasks/waiting?_method=DELETE", "multipart/form-data; boundary=x", "--x--\r\n"),
+				Arguments.of("/dead-letters/failed?_method=DELETE", null, null),
+				Arguments.of("/dead-letters/failed/redrive", form, "x=1"));
 	}
 
 	private List<AuditEvent> batonEvents() {
