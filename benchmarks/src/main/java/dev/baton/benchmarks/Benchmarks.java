@@ -45,8 +45,10 @@ public final class Benchmarks {
 			return;
 		}
 		if (arguments.length > 0 && arguments[0].equals("failover")) {
-			// Runs its own Sentinel set: no server or options of the other scenarios
-			System.out.println(FailoverBenchmarks.run().toMarkdown());
+			// Runs its own Sentinel set: no server or options of the other scenarios; an argument
+			// keeps the faults whose name contains it ("sentinel", "cluster", "review")
+			String faults = (arguments.length > 1) ? arguments[1] : "";
+			System.out.println(FailoverBenchmarks.run(faults).toMarkdown());
 			System.exit(0);
 		}
 		if (arguments.length > 0 && arguments[0].equals("cluster")) {
@@ -56,7 +58,7 @@ public final class Benchmarks {
 			System.exit(0);
 		}
 		if (arguments.length == 0 || !List.of("locks", "queue", "all").contains(arguments[0])) {
-			System.err.println("Usage: java -jar baton-benchmarks.jar locks|queue|all|failover|cluster [--runs=3] [--warmup=2s] "
+			System.err.println("Usage: java -jar baton-benchmarks.jar locks|queue|all|failover [sentinel|cluster|review]|cluster [--runs=3] [--warmup=2s] "
 					+ "[--duration=3s] [--only=redisson,baton,...] [--tasks=100000] [--redis=redis://host:port] ...");
 			System.exit(2);
 		}

@@ -9,9 +9,12 @@ import dev.baton.queue.Delivery;
 import dev.baton.queue.TaskContext;
 import dev.baton.queue.annotation.Backoff;
 import dev.baton.queue.annotation.DelayedTask;
+import dev.baton.queue.listener.DefaultDelayedTaskErrorHandler;
+import dev.baton.queue.listener.DelayedTaskErrorHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.context.annotation.Bean;
 import org.springframework.stereotype.Component;
 
 /** The code of docs/delayed-tasks.md, compiled. */
@@ -98,6 +101,15 @@ class DelayedTaskSnippets {
 		}
 
 		void cancelIfUnpaid(OrderTimeout timeout) {
+		}
+
+	}
+
+	static class ErrorHandlerConfiguration {
+
+		@Bean
+		DelayedTaskErrorHandler delayedTaskErrorHandler() {
+			return new DefaultDelayedTaskErrorHandler().addNotRetryableExceptions(IllegalArgumentException.class);
 		}
 
 	}

@@ -8,6 +8,8 @@ import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.PayloadEnvelope;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
+import dev.baton.queue.listener.DefaultDelayedTaskErrorHandler;
+import dev.baton.queue.listener.DelayedTaskErrorHandler;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 import dev.baton.queue.redis.RedisDelayQueues;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -110,10 +112,17 @@ public final class BatonQueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	DelayedTaskErrorHandler delayedTaskErrorHandler() {
+		return new DefaultDelayedTaskErrorHandler();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	@ConditionalOnBean(DelayQueues.class)
 	DelayedTaskListenerRegistry delayedTaskListenerRegistry(DelayQueues delayQueues, BatonQueueProperties properties,
-			Environment environment, BeanFactory beanFactory) {
+			Environment environment, BeanFactory beanFactory, DelayedTaskErrorHandler errorHandler) {
 		DelayedTaskListenerRegistry.Builder builder = DelayedTaskListenerRegistry.builder(delayQueues)
+			.errorHandler(errorHandler)
 			.settings(properties::settings)
 			.concurrency(properties::concurrency)
 			.virtualThreads(Threading.VIRTUAL.isActive(environment))

@@ -1,5 +1,8 @@
 package dev.baton.autoconfigure.queue;
 
+import java.util.concurrent.atomic.AtomicInteger;
+import dev.baton.queue.listener.DelayedTaskErrorHandler;
+import dev.baton.queue.listener.DefaultDelayedTaskErrorHandler;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -53,6 +56,48 @@ class BatonQueueAutoConfigurationTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
 			AutoConfigurations.of(DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class,
 					BatonQueueAutoConfiguration.class));
+
+	@Test
+	void aUsersErrorHandlerReplacesTheDefaultAndDecidesRetries(RedisServer server) {
+		redis(server).withUserConfiguration(NotRetryingConfiguration.class)
+			.withPropertyValues("baton.queue.max-attempts=5", "baton.queue.backoff.initial=10ms")
+			.run((context) -> {
+				assertThat(context).getBean(DelayedTaskErrorHandler.class).isSameAs(context.getBean("notRetrying"));
+				DelayQueues queues = context.getBean(DelayQueues.class);
+				queues.get("refunds", String.class).schedule("r-1", "bad refund", Duration.ZERO);
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> queues.get("refunds", String.class).deadLetters(10).size() == 1);
+				// Five attempts by the settings; the handler gives up on the first.
+				assertThat(context.getBean(RejectedRefunds.class).attempts).hasValue(1);
+			});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class NotRetryingConfiguration {
+
+		@Bean
+		DelayedTaskErrorHandler notRetrying() {
+			return new DefaultDelayedTaskErrorHandler().addNotRetryableExceptions(IllegalArgumentException.class);
+		}
+
+		@Bean
+		RejectedRefunds rejectedRefunds() {
+			return new RejectedRefunds();
+		}
+
+	}
+
+	static class RejectedRefunds {
+
+		final AtomicInteger attempts = new AtomicInteger();
+
+		@DelayedTask(queue = "refunds")
+		void refund(String refund) {
+			this.attempts.incrementAndGet();
+			throw new IllegalArgumentException("not refundable");
+		}
+
+	}
 
 	@Test
 	void configuresQueuesPostProcessorAndRegistry() {

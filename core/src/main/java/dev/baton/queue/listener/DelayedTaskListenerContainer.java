@@ -139,6 +139,8 @@ final class DelayedTaskListenerContainer {
 
 	private final ClaimPacer pacer;
 
+	private final DelayedTaskErrorHandler errorHandler;
+
 	private volatile boolean active;
 
 	private volatile @Nullable Thread loop;
@@ -158,8 +160,10 @@ final class DelayedTaskListenerContainer {
 
 	DelayedTaskListenerContainer(ConsumableQueue<Object> queue, DelayedTaskEndpoint endpoint, ListenerSettings settings,
 			Executor handlers, HandlerMetrics metrics,
-			ObservationSettings<TaskHandlingObservationConvention> observations, DeadLetterReason deadLetterReason) {
+			ObservationSettings<TaskHandlingObservationConvention> observations, DeadLetterReason deadLetterReason,
+			DelayedTaskErrorHandler errorHandler) {
 		this.queue = queue;
+		this.errorHandler = errorHandler;
 		this.pacer = new ClaimPacer(queue::partitionCount);
 		this.deadLetterReason = deadLetterReason;
 		this.endpoint = endpoint;
@@ -674,16 +678,19 @@ final class DelayedTaskListenerContainer {
 	}
 
 	private Outcome settleFailure(Delivery<Object> delivery, Throwable ex) {
-		if (delivery.attempt() < this.settings.maxAttempts()) {
-			Duration delay = this.settings.backoff().delayAfter(delivery.attempt());
-			this.failures.warn("Task '" + delivery.id() + "' of queue '" + this.endpoint.queue() + "' failed on attempt "
-					+ delivery.attempt() + " of " + this.settings.maxAttempts() + "; retrying in " + Durations.readable(delay), ex);
-			delivery.retry(delay);
+		TaskFailureDecision decision = this.errorHandler.handle(new TaskFailure(this.endpoint.queue(), delivery.id(),
+				delivery.attempt(), ex, this.settings.backoff().toBackOff(this.settings.maxAttempts())));
+		String task = "Task '" + delivery.id() + "' of queue '" + this.endpoint.queue() + "'";
+		if (decision instanceof TaskFailureDecision.Retry retry) {
+			this.failures.warn(task + " failed on attempt " + delivery.attempt() + " of " + this.settings.maxAttempts()
+					+ "; retrying in " + Durations.readable(retry.delay()), ex);
+			delivery.retry(retry.delay());
 			return Outcome.RETRY;
 		}
-		this.failures.warn("Task '" + delivery.id() + "' of queue '" + this.endpoint.queue()
-				+ "' failed on its last attempt (" + delivery.attempt() + ")"
-				+ (this.endpoint.deadLetter() ? "; dead-lettered" : "; deleted"), ex);
+		String outcome = this.endpoint.deadLetter() ? "; dead-lettered" : "; deleted";
+		this.failures.warn(task + ((delivery.attempt() >= this.settings.maxAttempts())
+				? " failed on its last attempt (" + delivery.attempt() + ")"
+				: " failed on attempt " + delivery.attempt() + " and is not retried") + outcome, ex);
 		if (this.endpoint.deadLetter()) {
 			delivery.deadLetter(SafeDeadLetterReason.of(this.deadLetterReason, ex));
 		}

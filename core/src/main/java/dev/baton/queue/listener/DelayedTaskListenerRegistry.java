@@ -71,6 +71,8 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 
 	private final DeadLetterReason deadLetterReason;
 
+	private final DelayedTaskErrorHandler errorHandler;
+
 	private final Map<String, DelayedTaskEndpoint> endpoints = new LinkedHashMap<>();
 
 	private final List<Runnable> onStop = new ArrayList<>();
@@ -93,6 +95,7 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 			.minus(STOP_MARGIN);
 		this.maxShutdownWait = wait.isNegative() ? Duration.ZERO : wait;
 		this.deadLetterReason = builder.deadLetterReason;
+		this.errorHandler = builder.errorHandler;
 	}
 
 
@@ -221,7 +224,8 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		@SuppressWarnings("unchecked")
 		ConsumableQueue<Object> consumable = (ConsumableQueue<Object>) queue;
 		DelayedTaskListenerContainer container = new DelayedTaskListenerContainer(consumable, endpoint,
-				queueSettings, handlerExecutor(endpoint), this.metrics, this.observations, this.deadLetterReason);
+				queueSettings, handlerExecutor(endpoint), this.metrics, this.observations, this.deadLetterReason,
+				this.errorHandler);
 		this.containers.add(container);
 		container.start();
 		warnIfShutdownIsCut(endpoint.queue(), queueSettings.shutdownTimeout());
@@ -288,6 +292,8 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		private Duration shutdownPhaseTimeout = DEFAULT_SHUTDOWN_PHASE_TIMEOUT;
 
 		private DeadLetterReason deadLetterReason = DeadLetterReason.EXCEPTION_CLASS;
+
+		private DelayedTaskErrorHandler errorHandler = new DefaultDelayedTaskErrorHandler();
 
 		private Builder(DelayQueues queues) {
 			this.queues = queues;
@@ -384,6 +390,19 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		 */
 		public Builder deadLetterReason(DeadLetterReason deadLetterReason) {
 			this.deadLetterReason = deadLetterReason;
+			return this;
+		}
+
+		/**
+		 * Set what happens to a task whose handler failed. The default,
+		 * {@link DefaultDelayedTaskErrorHandler}, retries on each queue's back-off and gives up
+		 * after its {@code max-attempts}.
+		 * @param errorHandler the error handler of every queue
+		 * @return this builder
+		 */
+		public Builder errorHandler(DelayedTaskErrorHandler errorHandler) {
+			Assert.notNull(errorHandler, "errorHandler must not be null");
+			this.errorHandler = errorHandler;
 			return this;
 		}
 
