@@ -17,6 +17,8 @@ final class AnnotatedLockWorker implements Runnable {
 
 	private static final int MAX_ROUNDS = 100_000;
 
+	private static final String[] METHODS = { "once", "waiting", "fixedLease", "later" };
+
 	private final String holderPrefix;
 
 	private final AnnotatedSections sections;
@@ -50,8 +52,8 @@ final class AnnotatedLockWorker implements Runnable {
 			String key = this.keys.get(this.random.nextInt(this.keys.size()));
 			String name = AnnotatedSections.NAME + ":" + key;
 			long holdMillis = (this.random.nextInt(10) == 0) ? 500 + this.random.nextInt(1500) : this.random.nextInt(50);
-			String holder = this.holderPrefix + "/" + this.round;
 			int method = this.random.nextInt(4);
+			String holder = this.holderPrefix + "/" + this.round + "/" + METHODS[method];
 			long waitMillis = switch (method) {
 				case 0 -> 0;
 				case 1 -> 500;
@@ -61,11 +63,11 @@ final class AnnotatedLockWorker implements Runnable {
 			// The body, and the release: one more command after the acquisition.
 			Duration bound = Duration.ofMillis(waitMillis + holdMillis).plus(this.commandTimeout);
 			try {
-				this.workload.bounds.call("@DistributedLock method " + method, name, bound, () -> {
+				this.workload.bounds.call("@DistributedLock " + METHODS[method], name, bound, () -> {
 					switch (method) {
 						case 0 -> this.sections.once(key, holder, holdMillis);
 						case 1 -> this.sections.waiting(key, holder, holdMillis);
-						case 2 -> this.sections.fixedLease(key, holder, holdMillis);
+						case 2 -> this.sections.fixedLease(key, holder, holdMillis, this.workload.timeline.now());
 						default -> join(this.sections.later(key, holder, holdMillis));
 					}
 					return null;

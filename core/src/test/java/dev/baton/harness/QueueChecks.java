@@ -59,6 +59,10 @@ final class QueueChecks {
 
 	private int duplicatesOfRescheduled;
 
+	private int rescheduledRunsChecked;
+
+	private int redrivesChecked;
+
 	QueueChecks(TaskLedger ledger, List<long[]> kills, Violations violations, Timeline timeline) {
 		this.ledger = ledger;
 		this.kills = kills;
@@ -136,10 +140,15 @@ final class QueueChecks {
 			}
 			for (TaskLedger.Run run : this.ledger.runsOf(cancel.id())) {
 				if (run.startMillis() > cancel.endMillis()) {
+					long cancelledAtWall = cancel.startWallMillis() + (cancel.endMillis() - cancel.startMillis());
 					this.violations.add(run.startMillis(), cancel.id(), CANCEL_FINAL,
 							"instance-" + run.instance() + " started attempt " + run.attempt() + " at "
 									+ run.startMillis() + " ms, after cancel returned true at " + cancel.endMillis()
-									+ " ms");
+									+ " ms" + ((run.dueAtMillis() > cancelledAtWall)
+											? "; the delivery was due at wall " + run.dueAtMillis()
+													+ ", after the cancel returned at wall " + cancelledAtWall
+													+ ": the task was stored again after its cancel"
+											: ""));
 				}
 			}
 		}
@@ -164,6 +173,7 @@ final class QueueChecks {
 					|| last.result() != TaskLedger.Result.TRUE || last.endMillis() >= run.startMillis()) {
 				continue;
 			}
+			this.rescheduledRunsChecked++;
 			long due = last.startWallMillis() + last.delayMillis();
 			if (run.startWallMillis() < due - DUE_TOLERANCE_MILLIS || run.dueAtMillis() < due - DUE_TOLERANCE_MILLIS) {
 				this.violations.add(run.startMillis(), run.id(), RESCHEDULED,
@@ -187,6 +197,7 @@ final class QueueChecks {
 				continue;
 			}
 			String id = redrive.id();
+			this.redrivesChecked++;
 			boolean handled = this.ledger.runsOf(id).stream()
 				.anyMatch((run) -> run.succeeded() && run.startMillis() >= redrive.startMillis());
 			Long failedAt = this.deadLettered.get(id);
@@ -247,7 +258,9 @@ final class QueueChecks {
 		return this.ledger.accepted.size() + " tasks accepted, " + this.ledger.successes.size() + " handled, "
 				+ this.deadLettered.size() + " dead-lettered, " + this.cancelled + " cancelled, "
 				+ this.ledger.history.stream().filter(TaskLedger.Run::async).count() + " async runs, "
-				+ this.duplicatesOfRescheduled + " rescheduled tasks handled more than once, " + this.lostWithRedis
+				+ this.rescheduledRunsChecked + " runs checked against a new due time, " + this.redrivesChecked
+				+ " redrives checked, " + this.duplicatesOfRescheduled + " rescheduled tasks handled more than once, "
+				+ this.lostWithRedis
 				+ " lost with a Redis kill (documented), " + twice.size() + " handled more than once (" + extra
 				+ " extra runs), " + this.ledger.unknown.size() + " with unknown scheduling outcome (" + handledUnknown
 				+ " of them handled)";

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * The queue checker on ledgers written by hand: a task gone without a trace is flagged, unless
@@ -57,6 +58,22 @@ class QueueChecksTests {
 
 		assertThat(this.violations.all()).extracting(Violation::invariant)
 			.containsExactly(QueueChecks.CANCEL_FINAL);
+	}
+
+	@Test
+	void runOfATaskStoredAgainAfterItsCancelShowsTheKnownLateSchedulingDefectAndAnEarlierDueTimeDoesNot() {
+		this.ledger.accepted.put("t-1", 100L);
+		this.ledger.accepted.put("t-2", 100L);
+		action("t-1", TaskLedger.ActionKind.CANCEL, 200, 0, TaskLedger.Result.TRUE);
+		action("t-2", TaskLedger.ActionKind.CANCEL, 200, 0, TaskLedger.Result.TRUE);
+		// Cancel returned at wall 10,020; t-1's delivery is due at 12,800, t-2's at 10,000.
+		this.ledger.ran(new TaskLedger.Run("t-1", 2, 1, 12_800, 3000, 12_800, 3010, true, false, false));
+		this.ledger.ran(new TaskLedger.Run("t-2", 2, 1, 10_000, 3000, 12_800, 3010, true, false, false));
+
+		check(Map.of());
+
+		assertThat(this.violations.all()).extracting(Violation::subject, Violation::knownDefect)
+			.containsExactlyInAnyOrder(tuple("t-1", "late-scheduling"), tuple("t-2", null));
 	}
 
 	@Test

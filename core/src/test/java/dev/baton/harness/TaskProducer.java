@@ -99,7 +99,8 @@ final class TaskProducer implements Runnable {
 	private void schedule(List<NewTask<HarnessTask>> tasks) {
 		long firstTry = this.timeline.now();
 		for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-			DelayQueue<HarnessTask> queue = this.queues.get(this.random.nextInt(this.queues.size()));
+			int instance = this.random.nextInt(this.queues.size());
+			DelayQueue<HarnessTask> queue = this.queues.get(instance);
 			long start = this.timeline.now();
 			this.calls++;
 			try {
@@ -109,23 +110,31 @@ final class TaskProducer implements Runnable {
 				tasks.forEach((task) -> this.ledger.accepted.put(task.id(), start));
 				tasks.forEach((task) -> this.recent.add(task.id()));
 				this.timeline.record("producer", "scheduled " + ids(tasks) + " (try " + attempt + ")");
+				for (NewTask<HarnessTask> task : tasks) {
+					this.timeline.record(task.id(), "scheduled by " + task.delay().toMillis() + " ms through instance-"
+							+ instance + " (try " + attempt + ", called at " + start + " ms)");
+				}
 				return;
 			}
 			catch (Exception ex) {
 				this.failures++;
 				this.timeline.record("producer", "scheduling " + ids(tasks) + " failed: " + ex.getMessage());
+				for (NewTask<HarnessTask> task : tasks) {
+					this.timeline.record(task.id(), "scheduling through instance-" + instance + " (try " + attempt
+							+ ", called at " + start + " ms) failed: " + ex.getMessage());
+				}
 				Pause.millis(100);
 			}
 		}
 		tasks.forEach((task) -> this.ledger.unknown.put(task.id(), firstTry));
 	}
 
-	/** One of the last 40 tasks accepted, most of them still waiting; {@code null} if none yet. */
+	/** One of the last 12 tasks accepted, most of them still waiting; {@code null} if none yet. */
 	private String pickRecent() {
 		if (this.recent.isEmpty()) {
 			return null;
 		}
-		int window = Math.min(40, this.recent.size());
+		int window = Math.min(12, this.recent.size());
 		return this.recent.get(this.recent.size() - 1 - this.random.nextInt(window));
 	}
 
