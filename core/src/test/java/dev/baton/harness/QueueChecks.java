@@ -222,13 +222,19 @@ final class QueueChecks {
 			List<TaskLedger.Run> later = this.ledger.runsOf(run.id()).stream()
 				.filter((other) -> other != run && other.startMillis() >= run.startMillis())
 				.toList();
-			boolean excused = !later.isEmpty() || killedSince(run.startMillis());
+			// A kill after the task was accepted may have emptied Redis under a delivery claimed earlier.
+			boolean excused = !later.isEmpty()
+					|| killedSince(this.ledger.accepted.getOrDefault(run.id(), run.startMillis()));
 			if (!run.succeeded() && !excused) {
 				Long failedAt = this.deadLettered.get(run.id());
 				boolean dead = failedAt != null && failedAt >= run.startWallMillis();
+				// A cancel that timed out may still reach Redis later (see KnownDefects): its outcome is
+				// unknown at any time after it.
 				boolean cancelledAfter = this.ledger.actionsOf(run.id()).stream()
 					.anyMatch((action) -> action.kind() == TaskLedger.ActionKind.CANCEL
-							&& action.result() != TaskLedger.Result.FALSE && action.endMillis() >= run.startMillis());
+							&& (action.result() == TaskLedger.Result.UNKNOWN
+									|| (action.result() == TaskLedger.Result.TRUE
+											&& action.endMillis() >= run.startMillis())));
 				if (!dead && !cancelledAfter) {
 					this.violations.add(run.endMillis(), run.id(), ACK_AFTER_WORK,
 							"instance-" + run.instance() + "'s attempt " + run.attempt()
