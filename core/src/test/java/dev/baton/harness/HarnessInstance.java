@@ -22,7 +22,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * One application instance as the harness runs it: its own proxy to Redis, one connection
  * factory with Lettuce's default 60 s timeout (so Baton's own bounds are what is tested), a lock
- * manager, the queues and a listener container consuming the harness queue.
+ * manager, the queues and a listener container consuming the harness queue, through a handler
+ * that returns when done or, on odd instances, one that returns a {@code CompletableFuture}.
  */
 final class HarnessInstance implements AutoCloseable {
 
@@ -57,7 +58,13 @@ final class HarnessInstance implements AutoCloseable {
 
 	private final DelayedTaskListenerRegistry listeners;
 
-	HarnessInstance(int index, RedisProxy proxy, LossReports losses, TaskLedger ledger, Timeline timeline) {
+	private final TaskHandler handler;
+
+	/**
+	 * @param observer a queue that reads Redis without this instance's proxy, for the async handler
+	 */
+	HarnessInstance(int index, RedisProxy proxy, LossReports losses, TaskLedger ledger, Timeline timeline,
+			DelayQueue<HarnessTask> observer) {
 		this.index = index;
 		this.proxy = proxy;
 		this.connectionFactory = connectionFactory(proxy.port());
@@ -76,7 +83,8 @@ final class HarnessInstance implements AutoCloseable {
 			.settings((queue) -> LISTENER)
 			.meterRegistry(this.meters)
 			.build();
-		this.listeners.register(endpoint(new TaskHandler(index, ledger, timeline)));
+		this.handler = new TaskHandler(index, ledger, timeline, observer);
+		this.listeners.register(endpoint(this.handler, isAsync(index)));
 	}
 
 	static LettuceConnectionFactory connectionFactory(int port) {
@@ -87,9 +95,15 @@ final class HarnessInstance implements AutoCloseable {
 		return factory;
 	}
 
-	private static DelayedTaskEndpoint endpoint(TaskHandler handler) {
+	/** Odd instances consume through a handler that returns a {@code CompletableFuture}. */
+	static boolean isAsync(int index) {
+		return index % 2 == 1;
+	}
+
+	private static DelayedTaskEndpoint endpoint(TaskHandler handler, boolean async) {
 		try {
-			Method method = TaskHandler.class.getDeclaredMethod("handle", HarnessTask.class, TaskContext.class);
+			Method method = TaskHandler.class.getDeclaredMethod(async ? "handleAsync" : "handle", HarnessTask.class,
+					TaskContext.class);
 			return new DelayedTaskEndpoint(QUEUE, handler, method, HarnessTask.class, 2, null, null, null, null, null,
 					true);
 		}
@@ -116,6 +130,7 @@ final class HarnessInstance implements AutoCloseable {
 	public void close() {
 		this.proxy.heal();
 		this.listeners.stop();
+		this.handler.close();
 		this.locks.close();
 		this.queues.close();
 		this.connectionFactory.destroy();

@@ -31,6 +31,8 @@ final class HarnessRun {
 
 	private static final int LOCK_THREADS_PER_INSTANCE = 3;
 
+	private static final int ANNOTATED_THREADS_PER_INSTANCE = 2;
+
 	/** Allowed beyond a call's wait and command timeout: two shared cores under this load pause threads. */
 	private static final Duration SLACK = Duration.ofMillis(1500);
 
@@ -65,8 +67,10 @@ final class HarnessRun {
 		try (RedisDelayQueues checkerQueues = RedisDelayQueues.builder(direct, JsonMapper.builder().build()).build();
 				StatefulRedisConnection<String, String> admin = adminClient.connect()) {
 			admin.setTimeout(Duration.ofSeconds(2));
+			DelayQueue<HarnessTask> observer = checkerQueues.get(HarnessInstance.QUEUE, HarnessTask.class);
 			for (int i = 0; i < INSTANCES; i++) {
-				instances.add(new HarnessInstance(i, RedisProxy.to(server), this.losses, this.ledger, this.timeline));
+				instances.add(new HarnessInstance(i, RedisProxy.to(server), this.losses, this.ledger, this.timeline,
+						observer));
 			}
 			return run(schedule, server, admin, new StringRedisTemplate(direct), instances,
 					checkerQueues.get(HarnessInstance.QUEUE, HarnessTask.class));
@@ -87,6 +91,8 @@ final class HarnessRun {
 				instances.stream().map((instance) -> instance.proxy).toList(), server, admin.sync(), this.timeline);
 		LockWorkload locks = new LockWorkload(this.timeline, this.violations, this.stalls,
 				HarnessInstance.COMMAND_TIMEOUT, SLACK);
+		LockWorkload annotated = new LockWorkload(this.timeline, this.violations, this.stalls,
+				HarnessInstance.COMMAND_TIMEOUT, SLACK);
 		instances.forEach(HarnessInstance::startConsuming);
 		long until = this.faultPhase.toMillis();
 		CallBounds queueCalls = new CallBounds(QueueChecks.BOUNDED, HarnessInstance.QUEUE_COMMAND_TIMEOUT, SLACK,
@@ -100,10 +106,13 @@ final class HarnessRun {
 		this.stalls.start();
 		faults.start();
 		locks.start(managers, LOCK_THREADS_PER_INSTANCE, until, this.seed);
+		annotated.startAnnotated(managers, ANNOTATED_THREADS_PER_INSTANCE, HarnessInstance.COMMAND_TIMEOUT, until,
+				this.seed);
 		producer.start();
 		queueCalls.watch();
 		faults.awaitEndAndHeal(this.faultPhase.plusSeconds(10));
 		locks.await(Duration.ofSeconds(10));
+		annotated.await(Duration.ofSeconds(5));
 		producer.join(10_000);
 		queueCalls.stopWatching();
 		this.stalls.stop();
@@ -112,6 +121,8 @@ final class HarnessRun {
 		lockChecks.checkNothingLeft(managers, redis);
 		// Loss reports arrive within a renewal period; by now every one has.
 		lockChecks.checkHistory();
+		LockChecks annotatedChecks = new LockChecks(annotated, this.losses, faults.kills(), HarnessInstance.LEASE_TIME);
+		annotatedChecks.checkHistory();
 		QueueChecks queueChecks = new QueueChecks(this.ledger, faults.kills(), this.violations, this.timeline);
 		queueChecks.drain(checkerQueue, Duration.ofSeconds(40));
 		instances.forEach(HarnessInstance::stopConsuming);
@@ -120,6 +131,7 @@ final class HarnessRun {
 		List<String> totals = List.of(faults.applied() + " faults applied over " + this.faultPhase.toMillis() + " ms; "
 				+ this.stalls.count() + " stalls of the harness JVM, the longest " + this.stalls.longest() + " ms",
 				"locks: " + lockChecks.summary(),
+				"@DistributedLock methods: " + annotatedChecks.summary(),
 				"queue: " + tasks.summary() + ", " + queueChecks.summary() + ", " + stale(instances));
 		HarnessReport report = new HarnessReport(schedule, this.violations.all(), totals, this.timeline);
 		logger.info(report.describe());

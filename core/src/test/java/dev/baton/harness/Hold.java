@@ -6,6 +6,9 @@ package dev.baton.harness;
  */
 final class Hold {
 
+	/** The token of a holder that cannot ask for one: a {@code @DistributedLock} method. */
+	static final long NO_TOKEN = 0;
+
 	final String holder;
 
 	final String name;

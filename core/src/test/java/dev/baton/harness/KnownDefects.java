@@ -12,8 +12,17 @@ import org.jspecify.annotations.Nullable;
  */
 final class KnownDefects {
 
-	/** None known today; the waiters' unbounded unsubscribe (seeds 27 and 201) was fixed. */
-	private static final List<Defect> DEFECTS = List.of();
+	/**
+	 * The waiters' unbounded unsubscribe (seeds 27 and 201) was fixed. Open: a queue command that
+	 * timed out is still sent once its connection works again, so a schedule given up on during a
+	 * partition stores its task seconds later, after the application scheduled it elsewhere and
+	 * cancelled it (seed -7046036555541684495 in both of its runs, task t-87; seed 27 now and then,
+	 * task t-30; {@link LateSchedulingTests} every time). Not listed, since it did not recur: one
+	 * run of seed 27 lost task t-28 after its cancel answered {@code false}
+	 * ({@link CancelReplayTests} tries one suspected cause, a replayed cancel).
+	 */
+	private static final List<Defect> DEFECTS = List.of(new Defect("late-scheduling",
+			(text) -> text.contains("the task was stored again after its cancel")));
 
 	private KnownDefects() {
 	}

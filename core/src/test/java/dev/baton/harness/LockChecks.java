@@ -67,6 +67,9 @@ final class LockChecks {
 	private void checkTokensUnique() {
 		Map<String, Hold> byToken = new HashMap<>();
 		for (Hold hold : this.workload.holds) {
+			if (hold.token == Hold.NO_TOKEN) {
+				continue;
+			}
 			Hold other = byToken.putIfAbsent(hold.name + "#" + hold.token, hold);
 			if (other != null) {
 				this.violations.add(hold.startMillis, hold.name, FENCING,

@@ -66,6 +66,34 @@ class LockChecksTests {
 			.contains("token 100 issued to both");
 	}
 
+	@Test
+	void overlapOfAnnotatedMethodsIsAViolationUnlessALossOfTheirLockWasReportedWhileOneHeldIt() {
+		Hold first = enterWithoutToken("a/1", "annotated:ledger");
+		Hold second = enterWithoutToken("b/1", "annotated:ledger");
+		exit(second);
+		exit(first);
+		Hold third = enterWithoutToken("a/2", "annotated:report");
+		Hold fourth = enterWithoutToken("b/2", "annotated:report");
+		this.losses.lost(0, new LockLostEvent("annotated:report", "annotated", 0));
+		exit(fourth);
+		exit(third);
+		// Another name's loss, and holders without a token: neither is the same token twice.
+		this.losses.lost(0, new LockLostEvent("annotated:settlement", "annotated", 0));
+
+		check(List.of());
+
+		assertThat(this.violations.all()).singleElement().satisfies((violation) -> {
+			assertThat(violation.invariant()).isEqualTo(LockChecks.EXCLUSION);
+			assertThat(violation.subject()).isEqualTo("annotated:ledger");
+		});
+	}
+
+	private Hold enterWithoutToken(String holder, String name) {
+		Hold hold = new Hold(holder, name, Hold.NO_TOKEN, this.timeline.now());
+		this.workload.enter(hold);
+		return hold;
+	}
+
 	private Hold enter(String holder, long token) {
 		Hold hold = new Hold(holder, "ledger", token, this.timeline.now());
 		this.workload.enter(hold);

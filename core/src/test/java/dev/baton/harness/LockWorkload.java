@@ -4,9 +4,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.annotation.DistributedLockAdvisor;
+
+import org.springframework.aop.framework.ProxyFactory;
 
 /**
  * Several threads per instance contending for a few lock names, each critical section guarding
@@ -35,6 +40,13 @@ final class LockWorkload {
 
 	private final List<Thread> threads = new ArrayList<>();
 
+	/** Where asynchronous {@code @DistributedLock} methods run their bodies. */
+	private final ExecutorService async = Executors.newCachedThreadPool((runnable) -> {
+		Thread thread = new Thread(runnable, "harness-annotated-async");
+		thread.setDaemon(true);
+		return thread;
+	});
+
 	LockWorkload(Timeline timeline, Violations violations, Stalls stalls, Duration commandTimeout, Duration slack) {
 		this.timeline = timeline;
 		this.violations = violations;
@@ -57,6 +69,32 @@ final class LockWorkload {
 		}
 	}
 
+	/**
+	 * Starts threads that call {@code @DistributedLock} methods instead: per instance, an
+	 * {@link AnnotatedSections} proxied with Baton's advisor over that instance's manager, locking
+	 * {@code annotated:<name>} for the same few names.
+	 */
+	void startAnnotated(List<RedisLockManager> managers, int threadsPerInstance, Duration commandTimeout,
+			long untilMillis, long seed) {
+		this.bounds.watch();
+		for (int instance = 0; instance < managers.size(); instance++) {
+			RedisLockManager manager = managers.get(instance);
+			ProxyFactory factory = new ProxyFactory(new AnnotatedSections(this, this.async));
+			factory.setProxyTargetClass(true);
+			factory.addAdvisor(new DistributedLockAdvisor(() -> manager, Duration.ZERO));
+			AnnotatedSections sections = (AnnotatedSections) factory.getProxy();
+			for (int thread = 0; thread < threadsPerInstance; thread++) {
+				String holder = "instance-" + instance + "/a" + thread;
+				Thread worker = new Thread(new AnnotatedLockWorker(holder, sections, NAMES, this, commandTimeout,
+						untilMillis, seed * 1_000 + 500 + instance * 100 + thread),
+						"harness-annotated-" + instance + "-" + thread);
+				worker.setDaemon(true);
+				this.threads.add(worker);
+				worker.start();
+			}
+		}
+	}
+
 	/** Waits for the workers; one still running after {@code atMost} is a violation of the call bounds. */
 	void await(Duration atMost) throws InterruptedException {
 		long deadline = System.nanoTime() + atMost.toNanos();
@@ -69,6 +107,7 @@ final class LockWorkload {
 			}
 		}
 		this.bounds.stopWatching();
+		this.async.shutdown();
 	}
 
 	void enter(Hold hold) {

@@ -1,14 +1,25 @@
 package dev.baton.harness;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.baton.lock.LockLostEvent;
 
 /** The {@link LockLostEvent}s every instance published, by lock name and fencing token. */
 final class LossReports {
 
+	/**
+	 * How long after a holder's section its loss may still be reported: a renewal period, or the
+	 * release that finds it gone, plus a second. Lease 1.5 s in the harness.
+	 */
+	static final long REPORTED_WITHIN_MILLIS = 2500;
+
 	private final Map<String, Long> reportedAt = new ConcurrentHashMap<>();
+
+	/** Lock name to when its losses were reported, for holders that know no token. */
+	private final Map<String, List<Long>> reportedAtByName = new ConcurrentHashMap<>();
 
 	private final Timeline timeline;
 
@@ -18,10 +29,23 @@ final class LossReports {
 
 	void lost(int instance, LockLostEvent event) {
 		this.reportedAt.putIfAbsent(event.name() + "#" + event.fencingToken(), this.timeline.now());
+		this.reportedAtByName.computeIfAbsent(event.name(), (name) -> new CopyOnWriteArrayList<>())
+			.add(this.timeline.now());
 		this.timeline.record(event.name(), "LockLostEvent on instance-" + instance + ", token " + event.fencingToken());
 	}
 
+	/**
+	 * Whether the hold's loss was reported: by its token, or for a holder without one (a
+	 * {@code @DistributedLock} method), a loss of its lock name reported while it held it or
+	 * within {@link #REPORTED_WITHIN_MILLIS} after.
+	 */
 	boolean reported(Hold hold) {
+		if (hold.token == Hold.NO_TOKEN) {
+			long until = (hold.endMillis == Long.MAX_VALUE) ? Long.MAX_VALUE : hold.endMillis + REPORTED_WITHIN_MILLIS;
+			return this.reportedAtByName.getOrDefault(hold.name, List.of())
+				.stream()
+				.anyMatch((at) -> at >= hold.startMillis && at <= until);
+		}
 		return this.reportedAt.containsKey(hold.name + "#" + hold.token);
 	}
 

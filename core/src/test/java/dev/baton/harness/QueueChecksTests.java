@@ -1,14 +1,18 @@
 package dev.baton.harness;
 
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * The queue checker on ledgers written by hand: a task gone without a trace is flagged, unless
- * Redis was killed after it was accepted.
+ * Redis was killed after it was accepted; so are a run after a cancel that returned true, a run
+ * before a rescheduled due time, a redrive that led nowhere, a failure that was not retried and a
+ * task that left flight before its handler's future completed.
  */
 class QueueChecksTests {
 
@@ -39,6 +43,167 @@ class QueueChecksTests {
 			.check();
 
 		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-2");
+	}
+
+	@Test
+	void runStartedAfterACancelReturnedTrueIsAViolationButNotOneAfterACancelThatReturnedFalse() {
+		this.ledger.accepted.put("t-1", 100L);
+		this.ledger.accepted.put("t-2", 100L);
+		action("t-1", TaskLedger.ActionKind.CANCEL, 200, 0, TaskLedger.Result.TRUE);
+		action("t-2", TaskLedger.ActionKind.CANCEL, 200, 0, TaskLedger.Result.FALSE);
+		run("t-1", 1, 300, true, false);
+		run("t-2", 1, 300, true, false);
+
+		check(Map.of());
+
+		assertThat(this.violations.all()).extracting(Violation::invariant)
+			.containsExactly(QueueChecks.CANCEL_FINAL);
+	}
+
+	@Test
+	void runOfATaskStoredAgainAfterItsCancelShowsTheKnownLateSchedulingDefectAndAnEarlierDueTimeDoesNot() {
+		this.ledger.accepted.put("t-1", 100L);
+		this.ledger.accepted.put("t-2", 100L);
+		action("t-1", TaskLedger.ActionKind.CANCEL, 200, 0, TaskLedger.Result.TRUE);
+		action("t-2", TaskLedger.ActionKind.CANCEL, 200, 0, TaskLedger.Result.TRUE);
+		// Cancel returned at wall 10,020; t-1's delivery is due at 12,800, t-2's at 10,000.
+		this.ledger.ran(new TaskLedger.Run("t-1", 2, 1, 12_800, 3000, 12_800, 3010, true, false, false));
+		this.ledger.ran(new TaskLedger.Run("t-2", 2, 1, 10_000, 3000, 12_800, 3010, true, false, false));
+
+		check(Map.of());
+
+		assertThat(this.violations.all()).extracting(Violation::subject, Violation::knownDefect)
+			.containsExactlyInAnyOrder(tuple("t-1", "late-scheduling"), tuple("t-2", null));
+	}
+
+	@Test
+	void cancelledTaskNeverRunIsNotLost() {
+		this.ledger.accepted.put("t-1", 100L);
+		action("t-1", TaskLedger.ActionKind.CANCEL, 200, 0, TaskLedger.Result.TRUE);
+
+		check(Map.of());
+
+		assertThat(this.violations.all()).isEmpty();
+	}
+
+	@Test
+	void runBeforeTheNewDueTimeOfASuccessfulRescheduleIsAViolationButNotOneAfterIt() {
+		this.ledger.accepted.put("t-1", 100L);
+		this.ledger.accepted.put("t-2", 100L);
+		// Rescheduled at wall 10,000 by 500 ms: due at 10,500 on the Redis clock.
+		action("t-1", TaskLedger.ActionKind.RESCHEDULE, 200, 500, TaskLedger.Result.TRUE);
+		action("t-2", TaskLedger.ActionKind.RESCHEDULE, 200, 500, TaskLedger.Result.TRUE);
+		this.ledger.ran(new TaskLedger.Run("t-1", 0, 1, 10_000, 300, 10_300, 310, true, false, false));
+		this.ledger.ran(new TaskLedger.Run("t-2", 0, 1, 10_500, 700, 10_500, 710, true, false, false));
+
+		check(Map.of());
+
+		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-1");
+		assertThat(this.violations.all()).extracting(Violation::invariant).containsExactly(QueueChecks.RESCHEDULED);
+	}
+
+	@Test
+	void runAfterARescheduleThatThrewIsNotJudged() {
+		this.ledger.accepted.put("t-1", 100L);
+		action("t-1", TaskLedger.ActionKind.RESCHEDULE, 200, 500, TaskLedger.Result.TRUE);
+		action("t-1", TaskLedger.ActionKind.RESCHEDULE, 250, 0, TaskLedger.Result.UNKNOWN);
+		this.ledger.ran(new TaskLedger.Run("t-1", 0, 1, 10_050, 300, 10_300, 310, true, false, false));
+
+		check(Map.of());
+
+		assertThat(this.violations.all()).isEmpty();
+	}
+
+	@Test
+	void redrivenDeadLetterNeitherHandledNorDeadLetteredAgainIsAViolation() {
+		for (String id : List.of("t-1", "t-2", "t-3")) {
+			this.ledger.accepted.put(id, 100L);
+			run(id, 3, 200, false, false);
+			action(id, TaskLedger.ActionKind.REDRIVE, 1000, 0, TaskLedger.Result.TRUE);
+		}
+		run("t-1", 1, 1100, true, false);
+		run("t-2", 1, 1100, false, false);
+		run("t-3", 1, 1100, false, false);
+
+		// t-2 dead-lettered again after the redrive; t-3's only dead letter is the one from before.
+		check(Map.of("t-2", 11_200L, "t-3", 10_300L));
+
+		assertThat(this.violations.all()).extracting(Violation::subject).contains("t-3").doesNotContain("t-1", "t-2");
+		assertThat(this.violations.all()).extracting(Violation::invariant).contains(QueueChecks.REDRIVEN);
+	}
+
+	@Test
+	void failedRunNeitherRetriedNorDeadLetteredIsAViolationOfAcknowledgement() {
+		this.ledger.accepted.put("t-1", 100L);
+		this.ledger.accepted.put("t-2", 100L);
+		this.ledger.accepted.put("t-3", 100L);
+		// t-1: its future failed, then it succeeded on a retry; t-2: its future failed and it was
+		// gone, as if acknowledged (and handled once before, so not lost); t-3: dead-lettered.
+		run("t-1", 1, 200, false, false);
+		run("t-1", 2, 400, true, false);
+		this.ledger.ran("t-2", true);
+		run("t-2", 1, 200, false, false);
+		run("t-3", 3, 200, false, false);
+
+		check(Map.of("t-3", 10_250L));
+
+		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-2");
+		assertThat(this.violations.all()).extracting(Violation::invariant).containsExactly(QueueChecks.ACK_AFTER_WORK);
+	}
+
+	@Test
+	void failedRunIsExcusedByARedisKillAfterItsTaskWasAcceptedOrACancelThatTimedOutButNotByAKillBefore() {
+		this.ledger.accepted.put("t-1", 100L);
+		this.ledger.accepted.put("t-2", 600L);
+		this.ledger.accepted.put("t-3", 100L);
+		this.ledger.ran("t-1", true);
+		this.ledger.ran("t-2", true);
+		this.ledger.ran("t-3", true);
+		run("t-1", 1, 700, false, true);
+		run("t-2", 1, 700, false, true);
+		action("t-3", TaskLedger.ActionKind.CANCEL, 150, 0, TaskLedger.Result.UNKNOWN);
+		run("t-3", 1, 700, false, false);
+
+		QueueChecks checks = new QueueChecks(this.ledger, List.<long[]>of(new long[] { 200, 500 }), this.violations,
+				this.timeline);
+		checks.deadLettered(Map.of());
+		checks.check();
+
+		// t-1's delivery may predate the kill that emptied Redis; t-2 was accepted after it.
+		assertThat(this.violations.all()).extracting(Violation::subject).containsOnly("t-2");
+	}
+
+	@Test
+	void taskNotInFlightWhileItsFutureWasPendingIsAViolationUnlessItRanAgain() {
+		this.ledger.accepted.put("t-1", 100L);
+		this.ledger.accepted.put("t-2", 100L);
+		run("t-1", 1, 200, true, true);
+		run("t-2", 1, 200, true, true);
+		run("t-2", 2, 3500, true, false);
+
+		check(Map.of());
+
+		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-1");
+		assertThat(this.violations.all()).extracting(Violation::invariant).containsExactly(QueueChecks.ACK_AFTER_WORK);
+	}
+
+	/** A producer's call, started at wall 10,000 + (start - 200) ms and answered 20 ms later. */
+	private void action(String id, TaskLedger.ActionKind kind, long start, long delay, TaskLedger.Result result) {
+		this.ledger.actions.add(new TaskLedger.Action(id, kind, start, start + 20, 10_000 + start - 200, delay,
+				result));
+	}
+
+	/** An async run of 20 ms, due when it started, on the wall clock 10,000 + (start - 200) ms. */
+	private void run(String id, int attempt, long start, boolean succeeded, boolean absentWhilePending) {
+		long wall = 10_000 + start - 200;
+		this.ledger.ran(new TaskLedger.Run(id, 1, attempt, wall, start, wall, start + 20, succeeded, true,
+				absentWhilePending));
+	}
+
+	private void check(Map<String, Long> deadLettered) {
+		QueueChecks checks = new QueueChecks(this.ledger, List.of(), this.violations, this.timeline);
+		checks.deadLettered(deadLettered);
+		checks.check();
 	}
 
 }

@@ -1,9 +1,21 @@
 package dev.baton.harness;
 
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import dev.baton.queue.DelayQueue;
+import dev.baton.queue.ScheduledTask;
 import dev.baton.queue.TaskContext;
 
-/** The handler of one instance: behaves as the task's payload says, and records every run. */
-final class TaskHandler {
+/**
+ * The handler of one instance: behaves as the task's payload says, and records every run. An
+ * instance registers either {@link #handle} (returns when done, throws to fail) or
+ * {@link #handleAsync} (returns at once a future that another thread completes, exceptionally to
+ * fail, after looking up the task in Redis while the future is still pending).
+ */
+final class TaskHandler implements AutoCloseable {
 
 	private final int instance;
 
@@ -11,26 +23,88 @@ final class TaskHandler {
 
 	private final Timeline timeline;
 
-	TaskHandler(int instance, TaskLedger ledger, Timeline timeline) {
+	/** Reads Redis directly, without the instance's proxy: where the task is while a future is pending. */
+	private final DelayQueue<HarnessTask> observer;
+
+	private final ExecutorService completions;
+
+	TaskHandler(int instance, TaskLedger ledger, Timeline timeline, DelayQueue<HarnessTask> observer) {
 		this.instance = instance;
 		this.ledger = ledger;
 		this.timeline = timeline;
+		this.observer = observer;
+		this.completions = Executors.newFixedThreadPool(4, (runnable) -> {
+			Thread thread = new Thread(runnable, "harness-completions-" + instance);
+			thread.setDaemon(true);
+			return thread;
+		});
 	}
 
 	/** Invoked by the listener container, as a {@code @DelayedTask} method would be. */
 	void handle(HarnessTask task, TaskContext context) throws InterruptedException {
-		boolean fails = task.behaviour().equals("failing")
-				|| (task.behaviour().equals("flaky") && context.attempt() <= task.failures());
+		long start = this.timeline.now();
+		long startWall = System.currentTimeMillis();
+		boolean fails = fails(task, context);
 		if (task.behaviour().equals("slow")) {
 			Thread.sleep(task.sleepMillis());
 		}
 		// Recorded before returning: a run whose acknowledgement is lost still ran.
-		this.ledger.ran(context.id(), !fails);
-		this.timeline.record(context.id(), "instance-" + this.instance + " ran attempt " + context.attempt()
-				+ (fails ? ", failing" : "") + (context.isLost() ? ", delivery already lost" : ""));
+		record(context, start, startWall, !fails, false, false);
 		if (fails) {
 			throw new IllegalStateException("harness task " + context.id() + " fails attempt " + context.attempt());
 		}
+	}
+
+	/** Invoked by the listener container, as an asynchronous {@code @DelayedTask} method would be. */
+	CompletableFuture<Void> handleAsync(HarnessTask task, TaskContext context) {
+		long start = this.timeline.now();
+		long startWall = System.currentTimeMillis();
+		boolean fails = fails(task, context);
+		CompletableFuture<Void> future = new CompletableFuture<>();
+		this.completions.execute(() -> {
+			Pause.millis(task.behaviour().equals("slow") ? task.sleepMillis() : 20);
+			boolean absent = !inFlight(context.id());
+			record(context, start, startWall, !fails, true, absent);
+			if (fails) {
+				future.completeExceptionally(new IllegalStateException(
+						"harness task " + context.id() + " fails attempt " + context.attempt() + " asynchronously"));
+			}
+			else {
+				future.complete(null);
+			}
+		});
+		return future;
+	}
+
+	private boolean fails(HarnessTask task, TaskContext context) {
+		return (task.behaviour().equals("failing") && !this.ledger.fixed.contains(context.id()))
+				|| (task.behaviour().equals("flaky") && context.attempt() <= task.failures());
+	}
+
+	/** Whether Redis has the task in flight; {@code true} when Redis does not answer (nothing seen). */
+	private boolean inFlight(String id) {
+		try {
+			Optional<ScheduledTask<HarnessTask>> found = this.observer.find(id);
+			return found.isPresent() && found.get().inFlight();
+		}
+		catch (RuntimeException ex) {
+			return true;
+		}
+	}
+
+	private void record(TaskContext context, long start, long startWall, boolean succeeded, boolean async,
+			boolean absent) {
+		this.ledger.ran(new TaskLedger.Run(context.id(), this.instance, context.attempt(),
+				context.dueAt().toEpochMilli(), start, startWall, this.timeline.now(), succeeded, async, absent));
+		this.timeline.record(context.id(), "instance-" + this.instance + " ran attempt " + context.attempt()
+				+ (async ? " asynchronously" : "") + " (due " + context.dueAt().toEpochMilli() + ", started at wall "
+				+ startWall + ")" + (succeeded ? "" : ", failing") + (context.isLost() ? ", delivery already lost" : "")
+				+ (absent ? ", NOT IN FLIGHT while its future was pending" : ""));
+	}
+
+	@Override
+	public void close() {
+		this.completions.shutdownNow();
 	}
 
 }
