@@ -274,24 +274,20 @@ public final class TimedScripts {
 	private static void sendAndAwait(RedisClusterAsyncCommands<byte[], byte[]> async, List<Script> scripts,
 			Duration timeout, LateReplies late, List<Reply> replies) {
 		long deadline = System.nanoTime() + timeout.toNanos();
-		List<CompletableFuture<Object>> sent = new ArrayList<>(scripts.size());
-		List<AtomicBoolean> givenUp = new ArrayList<>(scripts.size());
+		List<SentScript> sent = new ArrayList<>(scripts.size());
 		for (Script script : scripts) {
-			AtomicBoolean abandoned = new AtomicBoolean();
-			givenUp.add(abandoned);
-			sent.add(sendOnce(async, script, abandoned));
+			sent.add(new SentScript(async, script));
 		}
 		boolean interrupted = false;
 		try {
 			for (int i = 0; i < scripts.size(); i++) {
 				// Awaited through a copy: giving up on it must leave the late reply to come.
-				Reply reply = await(sent.get(i).copy(), deadline, timeout);
+				Reply reply = await(sent.get(i).answer.copy(), deadline, timeout);
 				interrupted |= reply.interrupted();
 				replies.add(reply);
 				if (reply.failure() instanceof TimeoutException) {
-					givenUp.get(i).set(true);
 					int index = i;
-					sent.get(i).thenAccept((value) -> late.arrived(index, value));
+					sent.get(i).giveUp((late != LateReplies.IGNORED) ? (value) -> late.arrived(index, value) : null);
 				}
 			}
 		}
@@ -303,18 +299,54 @@ public final class TimedScripts {
 	}
 
 	/**
-	 * Sends a script by its digest. If Redis forgot it (restart, SCRIPT FLUSH), its text goes once,
+	 * A script sent by its digest. If Redis forgot it (restart, SCRIPT FLUSH), its text goes once,
 	 * at once, not after the replies before it, one of which may be from a node that does not
-	 * answer; but not for a caller that gave up meanwhile: nobody would undo what it does.
+	 * answer.
 	 */
-	private static CompletableFuture<Object> sendOnce(RedisClusterAsyncCommands<byte[], byte[]> async, Script script,
-			AtomicBoolean givenUp) {
-		return script.send(async).toCompletableFuture().exceptionallyCompose((failure) -> {
-			Throwable cause = (failure instanceof CompletionException wrapped && wrapped.getCause() != null)
-					? wrapped.getCause() : failure;
-			return (cause instanceof RedisNoScriptException && !givenUp.get())
-					? script.sendText(async).toCompletableFuture() : CompletableFuture.failedFuture(cause);
-		});
+	private static final class SentScript {
+
+		final CompletableFuture<Object> answer;
+
+		/** The command in flight: by digest, then by text. */
+		private volatile CompletableFuture<Object> command;
+
+		private volatile boolean givenUp;
+
+		SentScript(RedisClusterAsyncCommands<byte[], byte[]> async, Script script) {
+			this.command = script.send(async).toCompletableFuture();
+			this.answer = this.command.exceptionallyCompose((failure) -> {
+				Throwable cause = (failure instanceof CompletionException wrapped && wrapped.getCause() != null)
+						? wrapped.getCause() : failure;
+				if (!(cause instanceof RedisNoScriptException) || this.givenUp) {
+					return CompletableFuture.failedFuture(cause);
+				}
+				CompletableFuture<Object> text = script.sendText(async).toCompletableFuture();
+				this.command = text;
+				if (this.givenUp) {
+					// Given up while the digest's answer was on its way.
+					text.cancel(false);
+				}
+				return text;
+			});
+		}
+
+		/**
+		 * The caller stopped waiting. Without a late-reply listener the command is cancelled, so
+		 * that Lettuce does not send it after a reconnect, long after the caller moved on (a
+		 * schedule that stores a task the application since scheduled elsewhere and cancelled):
+		 * it ran already or it never will. With one, it is left to run and the listener gets its
+		 * reply, to undo it.
+		 */
+		void giveUp(@Nullable Consumer<Object> lateReply) {
+			this.givenUp = true;
+			if (lateReply != null) {
+				this.answer.thenAccept(lateReply);
+			}
+			else {
+				this.command.cancel(false);
+			}
+		}
+
 	}
 
 	/** Awaits one reply up to the timeout, and restores the interrupt flag if interrupted meanwhile. */

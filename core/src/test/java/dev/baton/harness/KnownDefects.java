@@ -13,16 +13,13 @@ import org.jspecify.annotations.Nullable;
 final class KnownDefects {
 
 	/**
-	 * The waiters' unbounded unsubscribe (seeds 27 and 201) was fixed. Open: a queue command that
-	 * timed out is still sent once its connection works again, so a schedule given up on during a
-	 * partition stores its task seconds later, after the application scheduled it elsewhere and
-	 * cancelled it (seed -7046036555541684495 in both of its runs, task t-87; seed 27 now and then,
-	 * task t-30; {@link LateSchedulingTests} every time). Not listed, since it did not recur: one
-	 * run of seed 27 lost task t-28 after its cancel answered {@code false}
+	 * Fixed: the waiters' unbounded unsubscribe (seeds 27 and 201); a queue command that timed out
+	 * sent again after a reconnect, which stored a cancelled task again (seed
+	 * -7046036555541684495, task t-87; {@link LateSchedulingTests}). Not listed, since it did not
+	 * recur: one run of seed 27 lost task t-28 after its cancel answered {@code false}
 	 * ({@link CancelReplayTests} tries one suspected cause, a replayed cancel).
 	 */
-	private static final List<Defect> DEFECTS = List.of(new Defect("late-scheduling",
-			(text) -> text.contains("the task was stored again after its cancel")));
+	private static final List<Defect> DEFECTS = List.of();
 
 	private KnownDefects() {
 	}

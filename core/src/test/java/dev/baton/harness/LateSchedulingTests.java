@@ -6,7 +6,6 @@ import dev.baton.queue.DelayQueue;
 import dev.baton.queue.redis.RedisDelayQueues;
 import dev.baton.support.ProxiedRedis;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -29,7 +28,6 @@ class LateSchedulingTests {
 		this.servers.close();
 	}
 
-	@Disabled("Known defect late-scheduling (KnownDefects): fails until a timed-out queue command is no longer sent late")
 	@Test
 	void cancelledTaskIsNotScheduledAgainByACallThatTimedOutBeforeTheCancel() throws InterruptedException {
 		JsonMapper json = JsonMapper.builder().build();
