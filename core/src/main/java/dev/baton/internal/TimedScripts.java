@@ -46,7 +46,7 @@ import org.springframework.data.redis.core.types.Expiration;
  * <p>Awaiting a reply ignores interrupts (and restores the flag afterwards): an interrupt must not
  * make the outcome of an acquire or a release unknown. The wait is bounded by the timeout.
  */
-public final class TimedScripts {
+public final class TimedScripts implements AutoCloseable {
 
 	private final StringRedisTemplate redis;
 
@@ -74,6 +74,15 @@ public final class TimedScripts {
 		this.shared = new SharedLettuceCommands(connectionFactory);
 		this.connecting = DaemonExecutors.cached("baton-redis-connect", Duration.ofSeconds(10));
 		this.timeout = timeout;
+	}
+
+	/**
+	 * Stops the threads that open connections: a connect under way ends without being waited for,
+	 * and calls made afterwards that need a connection fail.
+	 */
+	@Override
+	public void close() {
+		this.connecting.shutdownNow();
 	}
 
 	/** How long a call waits for its reply unless it says otherwise. */

@@ -330,11 +330,12 @@ final class LockCommands {
 		}
 	}
 
-	/** Closes the connections that wait for replicas. */
+	/** Closes the connections that wait for replicas and stops the threads that open connections. */
 	void close() {
 		if (this.replicated != null) {
 			this.replicated.close();
 		}
+		this.calls.close();
 	}
 
 	private static long number(@Nullable Object reply) {

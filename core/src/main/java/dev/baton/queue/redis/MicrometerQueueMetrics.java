@@ -1,7 +1,7 @@
 package dev.baton.queue.redis;
 
 import java.time.Duration;
-import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
@@ -27,7 +27,7 @@ final class MicrometerQueueMetrics implements QueueMetrics {
 	private static final Duration STATS_PATIENCE = Duration.ofMillis(100);
 
 	/** Reads stats for the gauges, one queue at a time, so that scrapes never wait on Redis. */
-	private static final Executor REFRESHER = DaemonExecutors.singleThread("baton-queue-stats");
+	private final ExecutorService refresher = DaemonExecutors.singleThread("baton-queue-stats");
 
 	private final MeterRegistry registry;
 
@@ -73,7 +73,7 @@ final class MicrometerQueueMetrics implements QueueMetrics {
 
 	@Override
 	public void watch(String queue, Supplier<QueueStats> stats) {
-		CachedStats cached = new CachedStats(stats, STATS_MAX_AGE, STATS_PATIENCE, REFRESHER);
+		CachedStats cached = new CachedStats(stats, STATS_MAX_AGE, STATS_PATIENCE, this.refresher);
 		depth(queue, "scheduled", cached, QueueStats::scheduled);
 		depth(queue, "due", cached, QueueStats::due);
 		depth(queue, "inflight", cached, QueueStats::inFlight);
@@ -91,6 +91,11 @@ final class MicrometerQueueMetrics implements QueueMetrics {
 			// Nothing else references the stats holder: a weak reference would turn the gauge into NaN after a GC.
 			.strongReference(true)
 			.register(this.registry);
+	}
+
+	@Override
+	public void close() {
+		this.refresher.shutdownNow();
 	}
 
 }

@@ -8,7 +8,7 @@ import dev.baton.queue.QueueStats;
  * Where the queues report what they do; the Micrometer implementation lives in
  * {@link MicrometerQueueMetrics} so that Micrometer stays optional.
  */
-interface QueueMetrics {
+interface QueueMetrics extends AutoCloseable {
 
 	/** Metrics that record nothing. */
 	QueueMetrics NONE = new QueueMetrics() {
@@ -39,6 +39,11 @@ interface QueueMetrics {
 
 	/** Count dead letters deleted by the queue's dead-letter retention. */
 	default void deadLettersDeleted(String queue, int count) {
+	}
+
+	/** Stops what the metrics started. */
+	@Override
+	default void close() {
 	}
 
 }

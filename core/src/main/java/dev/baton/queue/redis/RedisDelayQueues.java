@@ -198,6 +198,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	@Override
 	public void close() {
 		this.wakeChannels.close();
+		this.timedScripts.close();
+		this.metrics.close();
 	}
 
 	/**
