@@ -1,7 +1,7 @@
-package dev.baton.contract;
+package dev.baton.test.contract;
 
 /** The lock contract on the shared standalone server. */
-class StandaloneLockContractTests extends LockContractTests {
+class StandaloneLockManagerContractTests extends RedisLockManagerContractTests {
 
 	@Override
 	RedisBackend startBackend() {

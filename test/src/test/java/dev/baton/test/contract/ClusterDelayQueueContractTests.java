@@ -1,4 +1,4 @@
-package dev.baton.contract;
+package dev.baton.test.contract;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The queue contract on a Redis Cluster of 3 primaries. */
-class ClusterQueueContractTests extends QueueContractTests {
+class ClusterDelayQueueContractTests extends RedisDelayQueueContractTests {
 
 	@Override
 	RedisBackend startBackend() {
@@ -24,6 +24,7 @@ class ClusterQueueContractTests extends QueueContractTests {
 
 	@Test
 	void partitionsOfAQueueSpreadOverEveryPrimaryAndDrainFromAll() {
+		startConsumer();
 		DelayQueue<String> orders = producer().get("orders", String.class);
 		for (int i = 0; i < 120; i++) {
 			orders.schedule("later-" + i, "ok", Duration.ofHours(1));

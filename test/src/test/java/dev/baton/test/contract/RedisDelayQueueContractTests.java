@@ -1,23 +1,29 @@
-package dev.baton.contract;
+package dev.baton.test.contract;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToIntFunction;
 
 import dev.baton.queue.DelayQueue;
+import dev.baton.queue.DelayQueues;
 import dev.baton.queue.TaskContext;
 import dev.baton.queue.annotation.DelayedTask;
 import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 import dev.baton.queue.listener.ListenerSettings;
 import dev.baton.queue.redis.RedisDelayQueues;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestInstance.Lifecycle;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.support.GenericApplicationContext;
@@ -27,57 +33,53 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What delayed tasks promise on every Redis deployment; each backend's subclass runs it. One
- * instance consumes, another produces; the consumer polls only once a minute, so tasks run
- * quickly only if wake-ups cross the deployment's pub/sub.
+ * The queue contract for Baton's {@link RedisDelayQueues} on one Redis deployment, started
+ * before the tests and stopped after; each deployment's subclass runs it. Besides the published
+ * {@link DelayQueueContractTests}, it checks delivery through the listener container, which
+ * only Redis queues have for now: one instance consumes, another produces; the consumer polls
+ * only once a minute, so tasks run quickly only if wake-ups cross the deployment's pub/sub.
  */
-abstract class QueueContractTests extends ContractSuite {
+@TestInstance(Lifecycle.PER_CLASS)
+abstract class RedisDelayQueueContractTests extends DelayQueueContractTests {
 
-	/** Queues named so that on a cluster they land on more than one primary. */
+	/** Queues of the listener tests, named so that on a cluster they land on more than one primary. */
 	static final List<String> QUEUES = List.of("orders", "invoices", "emails");
 
-	/** Two of the queues are partitioned, so that the contract holds across partitions too. */
-	static final ToIntFunction<String> PARTITIONS = (name) -> switch (name) {
-		case "orders" -> 12;
-		case "invoices" -> 3;
-		default -> 1;
+	/** Queues named like two of them are partitioned, so that the contract holds across partitions too. */
+	static final ToIntFunction<String> PARTITIONS = (name) -> {
+		if (name.startsWith("orders")) {
+			return 12;
+		}
+		return name.startsWith("invoices") ? 3 : 1;
 	};
+
+	private RedisBackend backend;
 
 	private final List<AutoCloseable> instances = new ArrayList<>();
 
-	private Handlers handlers;
+	private String prefix = "";
+
+	private Handlers handlers = new Handlers();
 
 	private RedisDelayQueues producer;
 
-	@BeforeEach
-	void startInstances() {
-		this.handlers = new Handlers();
-		Handlers handlers = this.handlers;
-		RedisConnectionFactory consumerConnection = backend().connect();
-		RedisDelayQueues consumerQueues = RedisDelayQueues.builder(consumerConnection, JsonMapper.builder().build())
-			.keyPrefix(prefix())
-			.partitions(PARTITIONS)
-			.build();
-		GenericApplicationContext consumer = new GenericApplicationContext();
-		consumer.registerBean(DelayedTaskAnnotationBeanPostProcessor.class);
-		consumer.registerBean(DelayedTaskListenerRegistry.class, () -> DelayedTaskListenerRegistry.builder(consumerQueues)
-			.settings((queue) -> new ListenerSettings(2, ListenerSettings.DEFAULTS.backoff(), Duration.ofSeconds(30),
-					32, 0, Duration.ofSeconds(60), Duration.ofSeconds(2)))
-			.build());
-		consumer.registerBean(Handlers.class, () -> handlers);
-		consumer.refresh();
-		this.instances.add(consumer::close);
-		this.instances.add(consumerQueues);
-		this.producer = RedisDelayQueues.builder(backend().connect(), JsonMapper.builder().build())
-			.keyPrefix(prefix())
-			.partitions(PARTITIONS)
-			.build();
-		this.instances.add(this.producer);
+	/** Starts the deployment this suite runs against. */
+	abstract RedisBackend startBackend();
+
+	@BeforeAll
+	void startDeployment() {
+		this.backend = startBackend();
 	}
 
-	/** Keys of their own per test, so that tests need not empty the deployment. */
-	String prefix() {
-		return "contract:" + System.identityHashCode(this.handlers) + ":";
+	@AfterAll
+	void stopDeployment() throws Exception {
+		this.backend.close();
+	}
+
+	@BeforeEach
+	void newPrefix() {
+		this.prefix = "contract:" + UUID.randomUUID().toString().substring(0, 8) + ":";
+		this.handlers = new Handlers();
 	}
 
 	@AfterEach
@@ -86,17 +88,60 @@ abstract class QueueContractTests extends ContractSuite {
 			instance.close();
 		}
 		this.instances.clear();
+		this.producer = null;
 	}
 
-	/** The producing instance's queues. */
+	@Override
+	protected DelayQueues createDelayQueues() {
+		return queues(this.backend.connect());
+	}
+
+	private RedisDelayQueues queues(RedisConnectionFactory connection) {
+		RedisDelayQueues queues = RedisDelayQueues.builder(connection, JsonMapper.builder().build())
+			.keyPrefix(this.prefix)
+			.partitions(PARTITIONS)
+			.build();
+		this.instances.add(queues);
+		return queues;
+	}
+
+	/** Keys of their own per test, so that tests need not empty the deployment. */
+	String prefix() {
+		return this.prefix;
+	}
+
+	RedisBackend backend() {
+		return this.backend;
+	}
+
+	/** A producing instance. */
 	RedisDelayQueues producer() {
+		if (this.producer == null) {
+			this.producer = queues(this.backend.connect());
+		}
 		return this.producer;
+	}
+
+	/** Starts a consuming instance: a context with {@link Handlers} for {@link #QUEUES}. */
+	void startConsumer() {
+		Handlers handlers = this.handlers;
+		RedisDelayQueues consumerQueues = queues(this.backend.connect());
+		GenericApplicationContext consumer = new GenericApplicationContext();
+		consumer.registerBean(DelayedTaskAnnotationBeanPostProcessor.class);
+		consumer.registerBean(DelayedTaskListenerRegistry.class, () -> DelayedTaskListenerRegistry.builder(consumerQueues)
+			.settings((queue) -> new ListenerSettings(2, ListenerSettings.DEFAULTS.backoff(), Duration.ofSeconds(30),
+					32, 0, Duration.ofSeconds(60), Duration.ofSeconds(2)))
+			.build());
+		consumer.registerBean(Handlers.class, () -> handlers);
+		consumer.refresh();
+		this.instances.add(0, consumer::close);
 	}
 
 	@Test
 	void everyTaskOfEveryQueueRunsOnceAndSoonAfterItFallsDue() {
+		startConsumer();
 		for (String name : QUEUES) {
-			DelayQueue<String> queue = this.producer.get(name, String.class);
+			DelayQueue<String> queue = producer().get(name, String.class);
 			for (int i = 0; i < 20; i++) {
 				queue.schedule(name + "-" + i, "ok", Duration.ofMillis(100 * (i % 3)));
 			}
@@ -105,12 +150,13 @@ abstract class QueueContractTests extends ContractSuite {
 		await().atMost(Duration.ofSeconds(20)).until(() -> this.handlers.runs.get() == QUEUES.size() * 20);
 		assertThat(this.handlers.handled).hasSize(QUEUES.size() * 20);
 		await().atMost(Duration.ofSeconds(5))
-			.until(() -> QUEUES.stream().allMatch((name) -> this.producer.get(name, String.class).stats().inFlight() == 0));
+			.until(() -> QUEUES.stream().allMatch((name) -> producer().get(name, String.class).stats().inFlight() == 0));
 	}
 
 	@Test
 	void aTaskThatKeepsFailingIsDeadLetteredAndRunsAgainOnceRedriven() {
-		DelayQueue<String> orders = this.producer.get("orders", String.class);
+		startConsumer();
+		DelayQueue<String> orders = producer().get("orders", String.class);
 		orders.schedule("broken", "fail", Duration.ZERO);
 
 		await().atMost(Duration.ofSeconds(20)).until(() -> orders.stats().dead() == 1);
@@ -121,7 +167,8 @@ abstract class QueueContractTests extends ContractSuite {
 
 	@Test
 	void aTaskCanBeMovedOrCancelledWhileItWaits() {
-		DelayQueue<String> invoices = this.producer.get("invoices", String.class);
+		startConsumer();
+		DelayQueue<String> invoices = producer().get("invoices", String.class);
 		invoices.schedule("later", "ok", Duration.ofHours(1));
 		invoices.schedule("never", "ok", Duration.ofHours(1));
 

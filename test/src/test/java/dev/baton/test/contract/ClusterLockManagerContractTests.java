@@ -1,7 +1,7 @@
-package dev.baton.contract;
+package dev.baton.test.contract;
 
 /** The lock contract on a Redis Cluster of 3 primaries. */
-class ClusterLockContractTests extends LockContractTests {
+class ClusterLockManagerContractTests extends RedisLockManagerContractTests {
 
 	@Override
 	RedisBackend startBackend() {

@@ -1,7 +1,7 @@
-package dev.baton.contract;
+package dev.baton.test.contract;
 
 /** The queue contract behind Redis Sentinel: a primary, a replica and three sentinels. */
-class SentinelQueueContractTests extends QueueContractTests {
+class SentinelDelayQueueContractTests extends RedisDelayQueueContractTests {
 
 	@Override
 	RedisBackend startBackend() {

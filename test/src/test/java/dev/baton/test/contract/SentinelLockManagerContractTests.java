@@ -1,7 +1,7 @@
-package dev.baton.contract;
+package dev.baton.test.contract;
 
 /** The lock contract behind Redis Sentinel: a primary, a replica and three sentinels. */
-class SentinelLockContractTests extends LockContractTests {
+class SentinelLockManagerContractTests extends RedisLockManagerContractTests {
 
 	@Override
 	RedisBackend startBackend() {

@@ -1,7 +1,7 @@
-package dev.baton.contract;
+package dev.baton.test.contract;
 
 /** The queue contract on the shared standalone server. */
-class StandaloneQueueContractTests extends QueueContractTests {
+class StandaloneDelayQueueContractTests extends RedisDelayQueueContractTests {
 
 	@Override
 	RedisBackend startBackend() {

@@ -1,0 +1,231 @@
+package dev.baton.test.lock;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import dev.baton.lock.LockRequest;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The locks of every {@link InMemoryLockManager} instance made from one another: what Redis holds
+ * for Baton's Redis lock managers. One monitor guards it all; waiters are woken by releases and
+ * look at the clock again every {@link #RECHECK_NANOS}, so that a lease that ran out because the
+ * clock moved frees its lock for them.
+ */
+final class LockTable {
+
+	private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+	private final ReentrantLock monitor = new ReentrantLock();
+
+	private final Condition released = this.monitor.newCondition();
+
+	private final InstantSource clock;
+
+	/** The holder of each lock that is taken, perhaps run out: read through {@link #entry}. */
+	private final Map<String, Entry> entries = new HashMap<>();
+
+	/** The last fencing token issued for each name; kept when the lock is freed, as Redis keeps it. */
+	private final Map<String, Long> fences = new HashMap<>();
+
+	private int instances;
+
+	LockTable(InstantSource clock) {
+		this.clock = clock;
+	}
+
+	Instant now() {
+		return this.clock.instant();
+	}
+
+	String nextInstanceName() {
+		this.monitor.lock();
+		try {
+			return "in-memory-" + (++this.instances);
+		}
+		finally {
+			this.monitor.unlock();
+		}
+	}
+
+	/**
+	 * Takes the lock for a new lease of the manager, waiting up to the request's wait time (real
+	 * time, not the clock's).
+	 * @return the lease, or {@code null} if the wait ran out
+	 */
+	@Nullable InMemoryLease acquire(InMemoryLockManager manager, LockRequest request, boolean interruptible)
+			throws InterruptedException {
+		long deadline = System.nanoTime() + nanos(request.waitTime());
+		boolean interrupted = false;
+		this.monitor.lock();
+		try {
+			while (true) {
+				manager.requireOpen(request.name());
+				if (entry(request.name()) == null) {
+					Instant now = now();
+					InMemoryLease lease = new InMemoryLease(this, manager, request, now);
+					Instant expiresAt = (request.leaseTime() != null) ? now.plus(request.leaseTime()) : null;
+					this.entries.put(request.name(), new Entry(lease, expiresAt));
+					return lease;
+				}
+				long left = deadline - System.nanoTime();
+				if (left <= 0) {
+					return null;
+				}
+				try {
+					this.released.awaitNanos(Math.min(left, RECHECK_NANOS));
+				}
+				catch (InterruptedException ex) {
+					if (interruptible) {
+						throw ex;
+					}
+					// As Baton's Redis locks do: the wait goes on, and the interrupt is restored after it.
+					interrupted = true;
+				}
+			}
+		}
+		finally {
+			this.monitor.unlock();
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private static long nanos(Duration duration) {
+		try {
+			return Math.min(duration.toNanos(), Long.MAX_VALUE / 2);
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE / 2;
+		}
+	}
+
+	/** The live entry of the name, or {@code null}: an entry whose time ran out is dropped. */
+	private @Nullable Entry entry(String name) {
+		Entry entry = this.entries.get(name);
+		if (entry != null && entry.expiresAt != null && !now().isBefore(entry.expiresAt)) {
+			this.entries.remove(name);
+			return null;
+		}
+		return entry;
+	}
+
+	/** Whether the lease is the lock's owner now. */
+	boolean holds(InMemoryLease lease) {
+		this.monitor.lock();
+		try {
+			Entry entry = entry(lease.name());
+			return entry != null && entry.owner == lease;
+		}
+		finally {
+			this.monitor.unlock();
+		}
+	}
+
+	/**
+	 * Issues the next fencing token of the lease's name if the lease still holds its lock.
+	 * @return the token, or 0 if it does not
+	 */
+	long issueToken(InMemoryLease lease) {
+		this.monitor.lock();
+		try {
+			if (!holds(lease)) {
+				return 0;
+			}
+			long token = this.fences.getOrDefault(lease.name(), 0L) + 1;
+			this.fences.put(lease.name(), token);
+			return token;
+		}
+		finally {
+			this.monitor.unlock();
+		}
+	}
+
+	/**
+	 * Frees the lock if the lease owns it, at once or when {@code keepUntil} is reached.
+	 * @return whether the lease owned the lock
+	 */
+	boolean release(InMemoryLease lease, @Nullable Instant keepUntil) {
+		this.monitor.lock();
+		try {
+			if (!holds(lease)) {
+				return false;
+			}
+			if (keepUntil != null && now().isBefore(keepUntil)) {
+				this.entries.put(lease.name(), new Entry(lease, keepUntil));
+			}
+			else {
+				this.entries.remove(lease.name());
+				this.released.signalAll();
+			}
+			return true;
+		}
+		finally {
+			this.monitor.unlock();
+		}
+	}
+
+	/** The manager was closed: nothing renews its leases, which now run out one lease from now. */
+	void stopRenewing(InMemoryLockManager manager, Duration leaseTime) {
+		this.monitor.lock();
+		try {
+			Instant expiresAt = now().plus(leaseTime);
+			this.entries.replaceAll((name, entry) -> (entry.owner.manager() == manager && entry.expiresAt == null)
+					? new Entry(entry.owner, expiresAt) : entry);
+		}
+		finally {
+			this.monitor.unlock();
+		}
+	}
+
+	boolean isLocked(String name) {
+		this.monitor.lock();
+		try {
+			return entry(name) != null;
+		}
+		finally {
+			this.monitor.unlock();
+		}
+	}
+
+	@Nullable String holderOf(String name) {
+		this.monitor.lock();
+		try {
+			Entry entry = entry(name);
+			return (entry != null) ? entry.owner.manager().instanceName() : null;
+		}
+		finally {
+			this.monitor.unlock();
+		}
+	}
+
+	boolean forceUnlock(String name) {
+		this.monitor.lock();
+		try {
+			boolean deleted = entry(name) != null;
+			this.entries.remove(name);
+			this.released.signalAll();
+			return deleted;
+		}
+		finally {
+			this.monitor.unlock();
+		}
+	}
+
+	/**
+	 * The owner of a taken lock.
+	 * @param owner the lease that took it
+	 * @param expiresAt when the lock frees itself, or {@code null} while it is renewed
+	 */
+	private record Entry(InMemoryLease owner, @Nullable Instant expiresAt) {
+
+	}
+
+}

@@ -1,0 +1,40 @@
+package dev.baton.test.contract;
+
+import java.time.Duration;
+
+import dev.baton.lock.LockManager;
+import dev.baton.lock.RedisLockManager;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestInstance.Lifecycle;
+
+/**
+ * The lock contract for Baton's {@link RedisLockManager} on one Redis deployment, started before
+ * the tests and stopped after; each deployment's subclass runs it. Each manager is an instance
+ * of the application with a connection of its own.
+ */
+@TestInstance(Lifecycle.PER_CLASS)
+abstract class RedisLockManagerContractTests extends LockManagerContractTests {
+
+	private RedisBackend backend;
+
+	/** Starts the deployment this suite runs against. */
+	abstract RedisBackend startBackend();
+
+	@BeforeAll
+	void startDeployment() {
+		this.backend = startBackend();
+	}
+
+	@AfterAll
+	void stopDeployment() throws Exception {
+		this.backend.close();
+	}
+
+	@Override
+	protected LockManager createLockManager(Duration leaseTime) {
+		return RedisLockManager.builder(this.backend.connect()).leaseTime(leaseTime).build();
+	}
+
+}

@@ -1,0 +1,138 @@
+package dev.baton.test.lock;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.baton.lock.LockLease;
+import dev.baton.lock.LockNotAcquiredException;
+import dev.baton.lock.RedisLock;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** What {@link InMemoryLockManager} does beyond the lock contract: its clock, instances and limits. */
+class InMemoryLockManagerTests {
+
+	private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-11-26T08:00:00Z"));
+
+	private final InMemoryLockManager locks = new InMemoryLockManager(this.now::get);
+
+	private void advance(Duration duration) {
+		this.now.updateAndGet((instant) -> instant.plus(duration));
+	}
+
+	@Test
+	void leasesDoNotRunOutUnlessTheClockMoves() throws Exception {
+		LockLease lease = this.locks.tryAcquire("report", Duration.ZERO, Duration.ofMillis(10)).orElseThrow();
+		Thread.sleep(50);
+		assertThat(lease.isValid()).isTrue();
+		advance(Duration.ofMillis(10));
+		assertThat(lease.isValid()).isFalse();
+	}
+
+	@Test
+	void leasesOnTheSystemClockRunOutInRealTime() throws Exception {
+		InMemoryLockManager realTime = new InMemoryLockManager();
+		LockLease lease = realTime.tryAcquire("report", Duration.ZERO, Duration.ofMillis(20)).orElseThrow();
+		Thread.sleep(60);
+		assertThat(lease.isValid()).isFalse();
+		assertThat(realTime.tryAcquire("report", Duration.ZERO)).isPresent();
+	}
+
+	@Test
+	void aWaiterGetsALockWhoseLeaseRunsOutWhileItWaits() {
+		this.locks.anotherInstance().tryAcquire("report", Duration.ZERO, Duration.ofMinutes(5)).orElseThrow();
+		CompletableFuture<Optional<LockLease>> waiting = CompletableFuture
+			.supplyAsync(() -> this.locks.tryAcquire("report", Duration.ofSeconds(10)));
+		advance(Duration.ofMinutes(5));
+		assertThat(waiting).succeedsWithin(Duration.ofSeconds(5)).satisfies((lease) -> assertThat(lease).isPresent());
+	}
+
+	@Test
+	void holderOfNamesTheInstanceThatHoldsTheLock() {
+		InMemoryLockManager other = this.locks.anotherInstance();
+		assertThat(this.locks.instanceName()).isNotEqualTo(other.instanceName());
+		assertThat(this.locks.holderOf("report")).isEmpty();
+		other.tryAcquire("report", Duration.ZERO).orElseThrow();
+
+		assertThat(this.locks.holderOf("report")).contains(other.instanceName());
+		assertThatThrownBy(() -> this.locks.withLock("report", Duration.ZERO, () -> "ran"))
+			.isInstanceOfSatisfying(LockNotAcquiredException.class,
+					(ex) -> assertThat(ex.getHolder()).contains(other.instanceName()));
+	}
+
+	@Test
+	void closingStopsRenewalsButLeavesLeasesWithALeaseTimeAlone() {
+		InMemoryLockManager crashing = this.locks.anotherInstance(Duration.ofSeconds(30));
+		LockLease renewed = crashing.tryAcquire("renewed", Duration.ZERO).orElseThrow();
+		LockLease leased = crashing.tryAcquire("leased", Duration.ZERO, Duration.ofMinutes(2)).orElseThrow();
+		advance(Duration.ofHours(1).minus(Duration.ofMinutes(1)));
+		assertThat(leased.isValid()).isFalse();
+		LockLease again = crashing.tryAcquire("leased", Duration.ZERO, Duration.ofMinutes(2)).orElseThrow();
+
+		crashing.close();
+		advance(Duration.ofSeconds(29));
+		assertThat(renewed.isValid()).isTrue();
+		assertThat(again.isValid()).isTrue();
+		assertThatIllegalStateException().isThrownBy(() -> crashing.tryAcquire("other", Duration.ZERO));
+		advance(Duration.ofSeconds(1));
+		assertThat(renewed.isValid()).isFalse();
+		assertThat(this.locks.tryAcquire("renewed", Duration.ZERO)).isPresent();
+		assertThat(again.isValid()).isTrue();
+	}
+
+	@Test
+	void anInterruptedTryAcquireKeepsWaitingAndKeepsTheInterrupt() throws Exception {
+		LockLease held = this.locks.anotherInstance().tryAcquire("report", Duration.ZERO).orElseThrow();
+		CompletableFuture<Boolean> interruptedAfterwards = new CompletableFuture<>();
+		Thread waiter = new Thread(() -> {
+			Optional<LockLease> lease = this.locks.tryAcquire("report", Duration.ofSeconds(10));
+			interruptedAfterwards.complete(lease.isPresent() && Thread.currentThread().isInterrupted());
+		});
+		waiter.start();
+		Thread.sleep(50);
+		waiter.interrupt();
+		Thread.sleep(50);
+		held.release();
+		assertThat(interruptedAfterwards.get(5, TimeUnit.SECONDS)).isTrue();
+	}
+
+	@Test
+	void anInterruptedTryLockThrows() throws Exception {
+		this.locks.anotherInstance().tryAcquire("report", Duration.ZERO).orElseThrow();
+		RedisLock lock = this.locks.getLock("report");
+		CompletableFuture<Throwable> failure = new CompletableFuture<>();
+		Thread waiter = new Thread(() -> {
+			try {
+				lock.tryLock(Duration.ofSeconds(10), null);
+				failure.complete(null);
+			}
+			catch (Throwable ex) {
+				failure.complete(ex);
+			}
+		});
+		waiter.start();
+		Thread.sleep(50);
+		waiter.interrupt();
+		assertThat(failure.get(5, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+	}
+
+	@Test
+	void namesMustBeUsableAsRedisKeys() {
+		assertThatIllegalArgumentException().isThrownBy(() -> this.locks.getLock("line\nbreak"));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.locks.tryAcquire("tab\there", Duration.ZERO));
+	}
+
+	@Test
+	void aLeaseTimeMustBePositive() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new InMemoryLockManager(this.now::get, Duration.ZERO));
+	}
+
+}
