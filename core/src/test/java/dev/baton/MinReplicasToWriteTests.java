@@ -6,6 +6,7 @@ import dev.baton.lock.LockLease;
 import dev.baton.lock.LockUnavailableException;
 import dev.baton.lock.RedisLockManager;
 import dev.baton.queue.DelayQueue;
+import dev.baton.queue.QueueUnavailableException;
 import dev.baton.queue.redis.RedisDelayQueues;
 import dev.baton.support.DirectRedis;
 import dev.baton.support.OrdersConsumer;
@@ -15,7 +16,6 @@ import dev.baton.test.RedisServers;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -55,7 +55,7 @@ class MinReplicasToWriteTests {
 					.isInstanceOf(LockUnavailableException.class)
 					.hasMessageContaining("NOREPLICAS");
 				assertThatThrownBy(() -> orders.schedule("during", "payload", Duration.ZERO))
-					.isInstanceOf(RedisSystemException.class)
+					.isInstanceOf(QueueUnavailableException.class)
 					.hasMessageContaining("NOREPLICAS");
 				assertThat(DirectRedis.get(primary, "baton:lock:{report}")).isNull();
 				assertThat(orders.find("during")).isEmpty();

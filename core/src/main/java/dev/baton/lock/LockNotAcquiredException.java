@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
  * Thrown when a lock could not be acquired within its wait time. When Redis said who held the lock
  * then, the message and {@link #getHolder()} name that instance.
  */
-public class LockNotAcquiredException extends RuntimeException {
+public class LockNotAcquiredException extends LockException {
 
 	private final String lockName;
 
@@ -34,7 +34,7 @@ public class LockNotAcquiredException extends RuntimeException {
 	 */
 	public LockNotAcquiredException(String lockName, Duration waitTime, Optional<String> holder) {
 		super("Lock '" + lockName + "' was not acquired within " + waitTime.toMillis() + " ms"
-				+ holder.map((instance) -> "; held by instance '" + instance + "'").orElse(""));
+				+ holder.map((instance) -> "; held by instance '" + instance + "'").orElse(""), null);
 		this.lockName = lockName;
 		this.waitTime = waitTime;
 		this.holder = holder.orElse(null);

@@ -8,7 +8,7 @@ package dev.baton.lock;
  * <p>Distinct from "not acquired": {@code @DistributedLock}'s {@code onFailure} and
  * {@code fallbackMethod} apply to it only where the annotation says so (see the user guide).
  */
-public class LockUnavailableException extends RuntimeException {
+public class LockUnavailableException extends LockException {
 
 	/**
 	 * Create an exception.

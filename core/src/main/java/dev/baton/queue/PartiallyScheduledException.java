@@ -11,7 +11,7 @@ import java.util.List;
  * <p>Retry with {@link #getUnscheduledTasks()} only: they carry their ids, generated ones
  * included, and a task whose id is already scheduled is left out, so nothing is scheduled twice.
  */
-public class PartiallyScheduledException extends RuntimeException {
+public class PartiallyScheduledException extends QueueException {
 
 	private final List<String> scheduledIds;
 

@@ -3,13 +3,14 @@ package dev.baton.queue.internal;
 import java.util.List;
 
 import dev.baton.queue.Delivery;
+import dev.baton.queue.QueueException;
 
 /**
  * Settling or extending deliveries of several partitions of a queue failed on some partitions and
  * succeeded on the others: every delivery not listed here was settled, or extended, so that a
  * caller retries only these and one failing partition does not hold up the others.
  */
-public class PartialSettlementException extends RuntimeException {
+public class PartialSettlementException extends QueueException {
 
 	private final List<Delivery<?>> unsettled;
 

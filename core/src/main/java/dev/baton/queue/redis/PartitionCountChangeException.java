@@ -1,12 +1,14 @@
 package dev.baton.queue.redis;
 
+import dev.baton.queue.QueueException;
+
 /**
  * A queue was configured with a number of partitions other than the one recorded in Redis, which
  * its stored tasks were placed with. Tasks are placed by id, so another count would look for them
  * in the wrong partition, or never claim them: the count changes only when asked to
  * ({@link RedisDelayQueues#changePartitions}), and only while the queue holds no task.
  */
-public class PartitionCountChangeException extends IllegalStateException {
+public class PartitionCountChangeException extends QueueException {
 
 	private final String queue;
 
@@ -55,7 +57,7 @@ public class PartitionCountChangeException extends IllegalStateException {
 
 	private PartitionCountChangeException(String message, String queue, int storedPartitions,
 			int configuredPartitions) {
-		super(message);
+		super(message, null);
 		this.queue = queue;
 		this.storedPartitions = storedPartitions;
 		this.configuredPartitions = configuredPartitions;

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 
+import dev.baton.queue.QueueUnavailableException;
 import dev.baton.internal.TimedScripts;
 
-import org.springframework.dao.DataAccessException;
 
 /**
  * Keeps every instance of a queue placing ids with one partition count, the one recorded in Redis.
@@ -46,7 +46,7 @@ final class PartitionLayout {
 	 * Checks this instance's count against the one recorded, recording it for a new queue, and
 	 * makes sure every partition holds the record.
 	 * @throws PartitionCountChangeException if another count is recorded, or being changed
-	 * @throws DataAccessException if Redis did not answer: no task was written then, at most the
+	 * @throws QueueUnavailableException if Redis did not answer: no task was written then, at most the
 	 * recorded count
 	 */
 	void check() {

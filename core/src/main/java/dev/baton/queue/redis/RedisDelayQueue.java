@@ -18,6 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import dev.baton.queue.QueueUnavailableException;
+import dev.baton.queue.QueueException;
 import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.DeadLetterRetention;
@@ -44,7 +46,6 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 
-import org.springframework.dao.DataAccessException;
 
 /**
  * A {@link DelayQueue} in Redis; every state change is one Lua script (see the scripts next to
@@ -142,7 +143,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		try {
 			schedule(id, payload, delay);
 		}
-		catch (DataAccessException ex) {
+		catch (QueueUnavailableException ex) {
 			// The caller could not retry under the id it never got: Redis may have stored the task
 			throw new PartiallyScheduledException(this.name, List.of(), List.of(new NewTask<>(id, payload, delay)), ex);
 		}
@@ -843,8 +844,9 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	 * @throws RuntimeException the failure: as Spring Data Redis translated it, or wrapped
 	 */
 	private List<Object> replyOf(String what, TimedScripts.Reply reply) {
-		if (reply.failure() instanceof DataAccessException || reply.failure() instanceof PartitionCountChangeException) {
-			throw (RuntimeException) reply.failure();
+		if (reply.failure() instanceof QueueException failure) {
+			// A check of the partitions that failed already names the queue.
+			throw failure;
 		}
 		List<?> value = (List<?>) this.timedScripts.value(what, reply);
 		List<Object> strings = new ArrayList<>(value.size());

@@ -7,6 +7,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 
+import dev.baton.queue.QueueUnavailableException;
 import dev.baton.internal.ObservationSettings;
 import dev.baton.internal.TimedScripts;
 import dev.baton.observation.TaskSchedulingObservationConvention;
@@ -22,7 +23,6 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -97,7 +97,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		this.payloadEnvelope = builder.payloadEnvelope;
 		this.wakeChannels = new WakeChannels(builder.connectionFactory);
 		this.timedScripts = new TimedScripts(builder.connectionFactory, builder.commandTimeout,
-				RedisSystemException::new);
+				QueueUnavailableException::new);
 	}
 
 
@@ -150,7 +150,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		try {
 			layout(name).check();
 		}
-		catch (DataAccessException ex) {
+		catch (QueueUnavailableException ex) {
 			logger.warn("Could not check the partitions of queue '" + name + "' (" + ex.getMessage()
 					+ "); its first write checks them");
 		}
@@ -171,7 +171,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	 * @param name the queue name
 	 * @param partitions the new number of partitions, 1 to {@value #MAX_PARTITIONS}
 	 * @throws PartitionCountChangeException if the queue holds tasks; its count is left as it was
-	 * @throws org.springframework.dao.DataAccessException if Redis failed: a change cut short
+	 * @throws QueueUnavailableException if Redis failed: a change cut short
 	 * leaves every instance refusing to write to the queue until it is asked for again
 	 */
 	public void changePartitions(String name, int partitions) {

@@ -7,6 +7,7 @@ import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
 import dev.baton.queue.PartiallyScheduledException;
+import dev.baton.queue.QueueUnavailableException;
 import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.support.ProxiedRedis;
 import org.junit.jupiter.api.AfterEach;
@@ -15,8 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.RedisSystemException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -58,7 +57,7 @@ class BoundedQueueCallTests {
 
 		this.redis.proxy().blackHole();
 		long start = System.nanoTime();
-		assertThatExceptionOfType(RedisSystemException.class)
+		assertThatExceptionOfType(QueueUnavailableException.class)
 			.isThrownBy(() -> queue.extendVisibility(deliveries, Duration.ofSeconds(3)))
 			.withMessageContaining("extend the visibility of 1 task(s) of queue 'orders'");
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1500));
@@ -112,7 +111,7 @@ class BoundedQueueCallTests {
 
 		// Redis claims the task, but its answer comes after the caller gave up.
 		this.redis.proxy().latency(Duration.ofMillis(400));
-		assertThatExceptionOfType(RedisSystemException.class)
+		assertThatExceptionOfType(QueueUnavailableException.class)
 			.isThrownBy(() -> queue.claim(1, Duration.ofMinutes(5)))
 			.withMessageContaining("claim tasks of queue 'orders'");
 		this.redis.proxy().heal();
@@ -128,7 +127,7 @@ class BoundedQueueCallTests {
 	private static void failsInTime(Executable call, String what) {
 		assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
 			long start = System.nanoTime();
-			assertThatExceptionOfType(RedisSystemException.class).isThrownBy(call::execute)
+			assertThatExceptionOfType(QueueUnavailableException.class).isThrownBy(call::execute)
 				.withMessageContaining("Redis did not " + what);
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1500));
 		});
@@ -145,7 +144,7 @@ class BoundedQueueCallTests {
 		this.redis.proxy().blackHole();
 		PartiallyScheduledException failure = assertThatExceptionOfType(PartiallyScheduledException.class)
 			.isThrownBy(() -> queue.schedule("payment", Duration.ofHours(1)))
-			.withCauseInstanceOf(DataAccessException.class)
+			.withCauseInstanceOf(QueueUnavailableException.class)
 			.actual();
 		this.redis.proxy().heal();
 
