@@ -187,8 +187,8 @@ final class LockedMethods {
 	/** A lock that a proxy cannot apply: a warning, or a start-up failure when asked for. */
 	private void unproxied(String message) {
 		if (this.failOnUnproxiedCalls) {
-			throw new IllegalStateException(message + " (fail-on-unproxied-calls is set: baton.lock.fail-on-unproxied-calls, "
-					+ "or @EnableDistributedLocks(failOnUnproxiedCalls = true) without Spring Boot)");
+			throw new IllegalStateException(message + " (fail-on-unproxied-calls is set: baton.lock."
+					+ "fail-on-unproxied-calls, or @EnableDistributedLocks(failOnUnproxiedCalls = true) without Spring Boot)");
 		}
 		logger.warn(message);
 	}
