@@ -4,13 +4,15 @@ import dev.baton.autoconfigure.redis.PrimarySwitches;
 import dev.baton.lock.LockManager;
 import dev.baton.lock.RedisLockManager;
 import dev.baton.lock.annotation.DistributedLockAdvisor;
+import dev.baton.lock.annotation.DistributedLockAdvisorCustomizer;
+import dev.baton.lock.annotation.DistributedLockConfiguration;
+import dev.baton.lock.annotation.EnableDistributedLocks;
 import dev.baton.observation.LockAcquisitionObservationConvention;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -25,7 +27,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
-import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -83,19 +84,25 @@ public final class BatonLockAutoConfiguration {
 		return new LockManagerShutdown(lockManagers);
 	}
 
-	// Created by the auto-proxy creator before most beans: binds its properties itself.
+	/**
+	 * The {@code baton.lock.*} settings of the {@code @DistributedLock} advisor, applied at its
+	 * first use. The order and fail-on-unproxied-calls are applied only when set, so that the
+	 * attributes of an application's own {@code @EnableDistributedLocks} otherwise stay.
+	 */
 	@Bean
-	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	@ConditionalOnMissingBean
-	static DistributedLockAdvisor distributedLockAdvisor(ObjectProvider<LockManager> lockManager,
+	DistributedLockAdvisorCustomizer lockAdvisorPropertiesCustomizer(BatonLockProperties properties,
 			Environment environment) {
-		BatonLockProperties properties = Binder.get(environment)
-			.bindOrCreate("baton.lock", BatonLockProperties.class);
-		DistributedLockAdvisor advisor = new DistributedLockAdvisor(lockManager::getObject, properties.getWaitTime());
-		advisor.setOrder(properties.getAspectOrder());
-		advisor.setMaxKeys(properties.getMaxKeys());
-		advisor.setFailOnUnproxiedCalls(properties.isFailOnUnproxiedCalls());
-		return advisor;
+		return (advisor) -> {
+			set("baton.lock.wait-time", () -> advisor.setDefaultWaitTime(properties.getWaitTime()));
+			set("baton.lock.max-keys", () -> advisor.setMaxKeys(properties.getMaxKeys()));
+			Binder binder = Binder.get(environment);
+			if (binder.bind("baton.lock.aspect-order", String.class).isBound()) {
+				advisor.setOrder(properties.getAspectOrder());
+			}
+			if (binder.bind("baton.lock.fail-on-unproxied-calls", String.class).isBound()) {
+				advisor.setFailOnUnproxiedCalls(properties.isFailOnUnproxiedCalls());
+			}
+		};
 	}
 
 	/**
@@ -123,7 +130,22 @@ public final class BatonLockAutoConfiguration {
 
 	}
 
-	/** Makes sure an auto-proxy creator applies the lock advisor, also without Spring Boot's AOP support. */
+	/**
+	 * Switches {@code @DistributedLock} on unless the application has done so itself or
+	 * declares its own advisor.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingBean(name = DistributedLockConfiguration.ADVISOR_BEAN_NAME,
+			value = DistributedLockAdvisor.class)
+	@EnableDistributedLocks
+	static class EnableDistributedLocksConfiguration {
+
+	}
+
+	/**
+	 * Makes sure an auto-proxy creator applies the lock advisor, also without Spring Boot's AOP
+	 * support and when the application declares its own advisor.
+	 */
 	static class AutoProxyRegistrar implements ImportBeanDefinitionRegistrar {
 
 		@Override

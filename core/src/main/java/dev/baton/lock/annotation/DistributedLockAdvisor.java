@@ -15,6 +15,7 @@ import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.Assert;
@@ -23,7 +24,8 @@ import org.springframework.util.ReflectionUtils;
 
 /**
  * The advisor that applies {@link DistributedLock @DistributedLock}. Register it as a bean with
- * an auto-proxy creator in the context (Spring Boot's auto-configuration does both).
+ * an auto-proxy creator in the context: {@link EnableDistributedLocks @EnableDistributedLocks}
+ * (or Spring Boot's auto-configuration) does both.
  *
  * <p>Each annotated method is parsed when its bean is proxied, at start-up, so that an invalid
  * key, duration or fallback method fails the application start with a message that names the
@@ -39,6 +41,8 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor implem
 	private final LockedMethods methods;
 
 	private final DistributedLockInterceptor interceptor;
+
+	private volatile @Nullable ObjectProvider<DistributedLockAdvisorCustomizer> customizers;
 
 	private final Pointcut pointcut = new StaticMethodMatcherPointcut() {
 
@@ -75,7 +79,51 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor implem
 	public DistributedLockAdvisor(Supplier<LockManager> lockManager, Duration defaultWaitTime) {
 		this.methods = new LockedMethods(defaultWaitTime);
 		this.interceptor = new DistributedLockInterceptor(this.methods, lockManager);
+		this.methods.beforeFirstParse(this::customize);
 		setOrder(DEFAULT_ORDER);
+	}
+
+	/**
+	 * The wait time of annotations that do not set one; {@link Duration#ZERO} tries once.
+	 * @param defaultWaitTime the wait time, not negative
+	 */
+	public void setDefaultWaitTime(Duration defaultWaitTime) {
+		Assert.isTrue(!defaultWaitTime.isNegative(), () -> "Default wait time must not be negative, was "
+				+ defaultWaitTime);
+		this.methods.setDefaultWaitTime(defaultWaitTime);
+	}
+
+	/**
+	 * Customizers applied once, just before the advisor is first used: when the first
+	 * {@code @DistributedLock} method is parsed or the advisor's order is first read. An
+	 * auto-proxy creator creates advisors before most beans, so the customizers (and the beans
+	 * they depend on, such as configuration properties) are resolved only then, when the
+	 * context can create them fully post-processed.
+	 * @param customizers the customizers, applied in their order
+	 */
+	public void setCustomizers(ObjectProvider<DistributedLockAdvisorCustomizer> customizers) {
+		this.customizers = customizers;
+	}
+
+	private void customize() {
+		if (this.customizers == null) {
+			return;
+		}
+		synchronized (this) {
+			ObjectProvider<DistributedLockAdvisorCustomizer> pending = this.customizers;
+			if (pending == null) {
+				return;
+			}
+			// cleared first: a customizer that reads the order must not apply the customizers again
+			this.customizers = null;
+			pending.orderedStream().forEach((customizer) -> customizer.customize(this));
+		}
+	}
+
+	@Override
+	public int getOrder() {
+		customize();
+		return super.getOrder();
 	}
 
 	/**

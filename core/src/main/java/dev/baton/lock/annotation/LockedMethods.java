@@ -52,7 +52,11 @@ final class LockedMethods {
 
 	private final Map<MethodClassKey, Object> cache = new ConcurrentHashMap<>();
 
-	private final Duration defaultWaitTime;
+	private volatile Duration defaultWaitTime;
+
+	/** Runs before the first annotated method is parsed; see {@link DistributedLockAdvisor#setCustomizers}. */
+	private volatile Runnable beforeFirstParse = () -> {
+	};
 
 	private @Nullable BeanFactory beanFactory;
 
@@ -65,6 +69,14 @@ final class LockedMethods {
 
 	LockedMethods(Duration defaultWaitTime) {
 		this.defaultWaitTime = defaultWaitTime;
+	}
+
+	void setDefaultWaitTime(Duration defaultWaitTime) {
+		this.defaultWaitTime = defaultWaitTime;
+	}
+
+	void beforeFirstParse(Runnable action) {
+		this.beforeFirstParse = action;
 	}
 
 	int maxKeys() {
@@ -89,6 +101,7 @@ final class LockedMethods {
 		if (annotated.isEmpty() || !this.checkedClasses.add(userClass)) {
 			return;
 		}
+		this.beforeFirstParse.run();
 		for (String call : SelfInvocations.of(userClass, annotated, (method) -> method.getName() + "("
 				+ parameterTypes(method) + ")")) {
 			unproxied("@DistributedLock is bypassed by the call " + call + ": a call from inside the class does not "
@@ -106,10 +119,16 @@ final class LockedMethods {
 	 * @throws IllegalStateException if the annotation is invalid
 	 */
 	@Nullable LockedMethod find(Method method, @Nullable Class<?> targetClass) {
-		Object found = this.cache.computeIfAbsent(new MethodClassKey(method, targetClass), (key) -> {
+		MethodClassKey key = new MethodClassKey(method, targetClass);
+		Object found = this.cache.get(key);
+		if (found == null) {
+			// Parsed outside the map: the first parse runs customizers, which may create beans
+			// whose methods are looked up here in turn.
 			LockedMethod parsed = parse(method, targetClass);
-			return (parsed != null) ? parsed : Boolean.FALSE;
-		});
+			Object value = (parsed != null) ? parsed : Boolean.FALSE;
+			Object raced = this.cache.putIfAbsent(key, value);
+			found = (raced != null) ? raced : value;
+		}
 		return (found instanceof LockedMethod locked) ? locked : null;
 	}
 
@@ -120,6 +139,7 @@ final class LockedMethods {
 		if (annotation == null) {
 			return null;
 		}
+		this.beforeFirstParse.run();
 		String description = userClass.getSimpleName() + "." + specific.getName() + "("
 				+ parameterTypes(specific) + ")";
 		warnIfNotProxied(specific, userClass, description);
@@ -167,7 +187,8 @@ final class LockedMethods {
 	/** A lock that a proxy cannot apply: a warning, or a start-up failure when asked for. */
 	private void unproxied(String message) {
 		if (this.failOnUnproxiedCalls) {
-			throw new IllegalStateException(message + " (baton.lock.fail-on-unproxied-calls is set)");
+			throw new IllegalStateException(message + " (fail-on-unproxied-calls is set: baton.lock."
+					+ "fail-on-unproxied-calls, or @EnableDistributedLocks(failOnUnproxiedCalls = true) without Spring Boot)");
 		}
 		logger.warn(message);
 	}

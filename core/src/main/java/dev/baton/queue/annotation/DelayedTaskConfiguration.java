@@ -1,0 +1,47 @@
+package dev.baton.queue.annotation;
+
+import dev.baton.queue.DelayQueues;
+import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
+import dev.baton.queue.listener.DelayedTaskErrorHandler;
+import dev.baton.queue.listener.DelayedTaskListenerRegistry;
+import dev.baton.queue.listener.DelayedTaskListenerRegistryBuilderCustomizer;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+
+/**
+ * Registers the infrastructure behind {@link EnableDelayedTasks @EnableDelayedTasks}: the
+ * {@link DelayedTaskAnnotationBeanPostProcessor} under {@link #ANNOTATION_PROCESSOR_BEAN_NAME}
+ * and the {@link DelayedTaskListenerRegistry} under {@link #LISTENER_REGISTRY_BEAN_NAME}, with the
+ * application's {@link DelayedTaskErrorHandler} bean, if it declares one.
+ */
+@Configuration(proxyBeanMethods = false)
+@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+public final class DelayedTaskConfiguration {
+
+	/** The bean name of the {@link DelayedTaskAnnotationBeanPostProcessor}. */
+	public static final String ANNOTATION_PROCESSOR_BEAN_NAME = "dev.baton.queue.annotation.internalDelayedTaskAnnotationProcessor";
+
+	/** The bean name of the {@link DelayedTaskListenerRegistry}. */
+	public static final String LISTENER_REGISTRY_BEAN_NAME = "dev.baton.queue.annotation.internalDelayedTaskListenerRegistry";
+
+	@Bean(name = ANNOTATION_PROCESSOR_BEAN_NAME)
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static DelayedTaskAnnotationBeanPostProcessor delayedTaskAnnotationProcessor() {
+		return new DelayedTaskAnnotationBeanPostProcessor();
+	}
+
+	@Bean(name = LISTENER_REGISTRY_BEAN_NAME)
+	DelayedTaskListenerRegistry delayedTaskListenerRegistry(DelayQueues delayQueues,
+			ObjectProvider<DelayedTaskErrorHandler> errorHandler,
+			ObjectProvider<DelayedTaskListenerRegistryBuilderCustomizer> customizers) {
+		DelayedTaskListenerRegistry.Builder builder = DelayedTaskListenerRegistry.builder(delayQueues);
+		errorHandler.ifUnique(builder::errorHandler);
+		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
+		return builder.build();
+	}
+
+}
