@@ -598,11 +598,29 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	/** Builds a {@link RedisLockManager}. */
 	public static final class Builder {
 
+		/** The default of {@link #keyPrefix(String)}. */
+		public static final String DEFAULT_KEY_PREFIX = "baton:lock:";
+
+		/** The default of {@link #leaseTime(Duration)}. */
+		public static final Duration DEFAULT_LEASE_TIME = Duration.ofSeconds(30);
+
+		/** The default of {@link #commandTimeout(Duration)}. */
+		public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(2);
+
+		/** The default of {@link #maxNameLength(int)}. */
+		public static final int DEFAULT_MAX_NAME_LENGTH = 1024;
+
+		/** The default of {@link #maxMetricGroups(int)}. */
+		public static final int DEFAULT_MAX_METRIC_GROUPS = 100;
+
+		/** The default timeout of {@link #replicaAcknowledgement(int, Duration)}. */
+		public static final Duration DEFAULT_REPLICA_TIMEOUT = Duration.ofMillis(500);
+
 		private final RedisConnectionFactory connectionFactory;
 
-		private String keyPrefix = "baton:lock:";
+		private String keyPrefix = DEFAULT_KEY_PREFIX;
 
-		private Duration leaseTime = Duration.ofSeconds(30);
+		private Duration leaseTime = DEFAULT_LEASE_TIME;
 
 		private Consumer<LockLostEvent> lockLostListener = (event) -> {
 		};
@@ -613,15 +631,15 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 
 		private @Nullable LockAcquisitionObservationConvention acquisitionConvention;
 
-		private Duration commandTimeout = Duration.ofSeconds(2);
+		private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
 
-		private int maxNameLength = 1024;
+		private int maxNameLength = DEFAULT_MAX_NAME_LENGTH;
 
-		private int maxMetricGroups = 100;
+		private int maxMetricGroups = DEFAULT_MAX_METRIC_GROUPS;
 
 		private int replicas;
 
-		private Duration replicaTimeout = Duration.ofMillis(500);
+		private Duration replicaTimeout = DEFAULT_REPLICA_TIMEOUT;
 
 		private @Nullable String instanceName;
 

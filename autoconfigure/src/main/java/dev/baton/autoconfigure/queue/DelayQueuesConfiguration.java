@@ -13,11 +13,11 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.util.ClassUtils;
 
 /**
  * The {@link DelayQueues} on the application's Redis connection. Imported before
@@ -25,9 +25,6 @@ import org.springframework.util.ClassUtils;
  */
 @Configuration(proxyBeanMethods = false)
 class DelayQueuesConfiguration {
-
-	private static final boolean MICROMETER_PRESENT = ClassUtils
-		.isPresent("io.micrometer.core.instrument.MeterRegistry", DelayQueuesConfiguration.class.getClassLoader());
 
 	/** The largest string Redis stores (its default proto-max-bulk-len). */
 	private static final long MAX_PAYLOAD_SIZE = 512L * 1024 * 1024;
@@ -37,7 +34,8 @@ class DelayQueuesConfiguration {
 	@ConditionalOnBean(RedisConnectionFactory.class)
 	RedisDelayQueues delayQueues(RedisConnectionFactory connectionFactory, ObjectProvider<JsonMapper> jsonMapper,
 			BatonQueueProperties properties, BeanFactory beanFactory,
-			ObjectProvider<DelayedTaskListenerRegistry> listenerRegistry) {
+			ObjectProvider<DelayedTaskListenerRegistry> listenerRegistry,
+			ObjectProvider<RedisDelayQueuesBuilderCustomizer> customizers) {
 		RedisDelayQueues.Builder builder = RedisDelayQueues
 			.builder(connectionFactory, jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()))
 			.keyPrefix(properties.getKeyPrefix())
@@ -51,15 +49,37 @@ class DelayQueuesConfiguration {
 			.knownQueues((name) -> beanFactory.containsBean(DelayQueueBeanRegistrar.beanName(name))
 					|| listenerRegistry.getIfAvailable() != null
 							&& listenerRegistry.getObject().getEndpoints().containsKey(name));
-		if (MICROMETER_PRESENT) {
-			Metrics.apply(builder, beanFactory);
-		}
-		beanFactory.getBeanProvider(ObservationRegistry.class).ifUnique(builder::observationRegistry);
-		beanFactory.getBeanProvider(TaskSchedulingObservationConvention.class)
-			.ifUnique(builder::schedulingObservationConvention);
-		beanFactory.getBeanProvider(DeadLetterReason.class).ifUnique(builder::deadLetterReason);
-		beanFactory.getBeanProvider(PayloadEnvelope.class).ifUnique(builder::payloadEnvelope);
+		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
+	}
+
+	/**
+	 * Scheduling observed in the application's {@link ObservationRegistry}, named by its
+	 * convention if it declares one, and its dead-letter reason and payload envelope if it
+	 * declares them.
+	 */
+	@Bean
+	RedisDelayQueuesBuilderCustomizer delayQueuesApplicationBeansCustomizer(
+			ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<TaskSchedulingObservationConvention> convention,
+			ObjectProvider<DeadLetterReason> deadLetterReason, ObjectProvider<PayloadEnvelope> payloadEnvelope) {
+		return (builder) -> {
+			observationRegistry.ifUnique(builder::observationRegistry);
+			convention.ifUnique(builder::schedulingObservationConvention);
+			deadLetterReason.ifUnique(builder::deadLetterReason);
+			payloadEnvelope.ifUnique(builder::payloadEnvelope);
+		};
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterRegistry.class)
+	static class DelayQueuesMetricsConfiguration {
+
+		@Bean
+		RedisDelayQueuesBuilderCustomizer delayQueuesMetricsCustomizer(ObjectProvider<MeterRegistry> meterRegistry) {
+			return (builder) -> meterRegistry.ifAvailable(builder::meterRegistry);
+		}
+
 	}
 
 	private static int maxPayloadSize(BatonQueueProperties properties) {
@@ -69,15 +89,6 @@ class DelayQueuesConfiguration {
 					"baton.queue.max-payload-size must be between 1B and 512MB, was " + properties.getMaxPayloadSize());
 		}
 		return (int) bytes;
-	}
-
-	/** Touches Micrometer types only when Micrometer is on the class path. */
-	private static final class Metrics {
-
-		static void apply(RedisDelayQueues.Builder builder, BeanFactory beanFactory) {
-			beanFactory.getBeanProvider(MeterRegistry.class).ifAvailable(builder::meterRegistry);
-		}
-
 	}
 
 }

@@ -47,6 +47,15 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	/** The default of {@link Builder#maxPayloadSize(int)}: 1 MiB of JSON. */
 	public static final int DEFAULT_MAX_PAYLOAD_SIZE = 1024 * 1024;
 
+	/** The default of {@link Builder#keyPrefix(String)}. */
+	public static final String DEFAULT_KEY_PREFIX = "baton:q:";
+
+	/** The default of {@link Builder#commandTimeout(Duration)}. */
+	public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(2);
+
+	/** The default of {@link Builder#visibilityTimeout(Duration)}. */
+	public static final Duration DEFAULT_VISIBILITY_TIMEOUT = Duration.ofSeconds(30);
+
 	private final JsonMapper jsonMapper;
 
 	private final String keyPrefix;
@@ -211,11 +220,11 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 		private final JsonMapper jsonMapper;
 
-		private String keyPrefix = "baton:q:";
+		private String keyPrefix = DEFAULT_KEY_PREFIX;
 
-		private Duration commandTimeout = Duration.ofSeconds(2);
+		private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
 
-		private Duration visibilityTimeout = Duration.ofSeconds(30);
+		private Duration visibilityTimeout = DEFAULT_VISIBILITY_TIMEOUT;
 
 		private @Nullable MeterRegistry meterRegistry;
 
