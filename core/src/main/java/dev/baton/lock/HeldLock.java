@@ -3,7 +3,7 @@ package dev.baton.lock;
 import java.time.Duration;
 
 /**
- * A lock this instance holds now, as reported by {@link RedisLockManager#heldLocks()}: for
+ * A lock this instance holds now, as reported by {@link LockManagerStatus#heldLocks()}: for
  * operators and the actuator endpoint.
  *
  * @param name the lock name

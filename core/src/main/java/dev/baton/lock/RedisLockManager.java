@@ -55,7 +55,7 @@ import org.springframework.util.Assert;
  * <p>Create one per application with {@link #builder(RedisConnectionFactory)} and {@link #close()}
  * it on shutdown, once the code that holds its locks has returned ({@link #allReleased()}).
  */
-public final class RedisLockManager implements LockManager, AutoCloseable {
+public final class RedisLockManager implements LockManager, LockManagerStatus, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedisLockManager.class);
 
@@ -377,26 +377,17 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 		this.lossReports.lost(lease, how);
 	}
 
-	/**
-	 * Completes once no lease of this manager is held any more and none can be granted: every
-	 * holder has released, or lost or outlived its lease, and no acquisition is under way (a
-	 * waiter in line could still be handed the lock). A graceful shutdown waits for it before it
-	 * closes the manager.
-	 * @return a future that completes when nothing is held
-	 */
+	@Override
 	public CompletableFuture<Void> allReleased() {
 		return this.held.allReleased();
 	}
 
-	/**
-	 * The locks this manager holds now.
-	 * @return a snapshot, in no particular order
-	 */
+	@Override
 	public List<HeldLock> heldLocks() {
 		return this.held.leases().stream().map(RedisLockLease::describe).toList();
 	}
 
-	/** How many leases this manager holds now. */
+	@Override
 	public int heldCount() {
 		return this.held.size();
 	}
@@ -426,6 +417,7 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	 * @return the round trip time
 	 * @throws LockUnavailableException if Redis does not answer in time
 	 */
+	@Override
 	public Duration ping() {
 		long start = System.nanoTime();
 		this.commands.exists(LockKeys.of(this.keyPrefix, "baton:ping"));
@@ -433,11 +425,13 @@ public final class RedisLockManager implements LockManager, AutoCloseable {
 	}
 
 	/** When the watchdog last renewed every lease it sent, or {@code null} if it never has. */
+	@Override
 	public @Nullable Instant lastRenewal() {
 		return this.watchdog.lastRenewal();
 	}
 
 	/** Why the watchdog's last renewal failed, or {@code null} if it succeeded or none was due. */
+	@Override
 	public @Nullable Throwable lastRenewalFailure() {
 		return this.watchdog.lastFailure();
 	}

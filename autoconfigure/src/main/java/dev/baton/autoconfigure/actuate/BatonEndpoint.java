@@ -10,7 +10,7 @@ import java.util.function.Predicate;
 import dev.baton.autoconfigure.actuate.BatonPayloadSanitizer.Part;
 import dev.baton.internal.Names;
 import dev.baton.lock.HeldLock;
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.LockManagerStatus;
 import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.QueueStats;
@@ -74,7 +74,7 @@ public class BatonEndpoint {
 
 	private final ObjectProvider<DelayQueue<?>> queues;
 
-	private final ObjectProvider<RedisLockManager> lockManager;
+	private final ObjectProvider<LockManagerStatus> lockManager;
 
 	private final Predicate<String> writableQueues;
 
@@ -87,13 +87,13 @@ public class BatonEndpoint {
 	/**
 	 * Create the endpoint.
 	 * @param queues the application's queues
-	 * @param lockManager the lock manager, if any
+	 * @param lockManager the status of the lock manager, if there is one
 	 * @param writableQueues which queues, by name, the write operations may change
 	 * @param events where the audit events of writes are published
 	 * @param showValues when payloads and reasons are shown rather than masked
 	 * @param sanitizer what shown payloads and reasons pass through
 	 */
-	public BatonEndpoint(ObjectProvider<DelayQueue<?>> queues, ObjectProvider<RedisLockManager> lockManager,
+	public BatonEndpoint(ObjectProvider<DelayQueue<?>> queues, ObjectProvider<LockManagerStatus> lockManager,
 			Predicate<String> writableQueues, ApplicationEventPublisher events, Show showValues,
 			BatonPayloadSanitizer sanitizer) {
 		this.queues = queues;
@@ -112,7 +112,7 @@ public class BatonEndpoint {
 	public BatonDescriptor baton() {
 		Map<String, QueueStatsDescriptor> stats = new TreeMap<>();
 		queuesByName().forEach((name, queue) -> stats.put(name, QueueStatsDescriptor.of(queue.stats())));
-		RedisLockManager manager = this.lockManager.getIfUnique();
+		LockManagerStatus manager = this.lockManager.getIfUnique();
 		List<LockDescriptor> locks = (manager != null) ? manager.heldLocks().stream().map(LockDescriptor::of).toList()
 				: List.of();
 		return new BatonDescriptor(stats, locks);

@@ -2,7 +2,7 @@ package dev.baton.autoconfigure.actuate;
 
 import dev.baton.autoconfigure.lock.BatonLockAutoConfiguration;
 import dev.baton.autoconfigure.queue.BatonQueueAutoConfiguration;
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.LockManagerStatus;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 import jakarta.servlet.Filter;
@@ -44,7 +44,7 @@ public final class BatonEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint(BatonEndpoint.class)
-	BatonEndpoint batonEndpoint(ObjectProvider<DelayQueue<?>> queues, ObjectProvider<RedisLockManager> lockManager,
+	BatonEndpoint batonEndpoint(ObjectProvider<DelayQueue<?>> queues, ObjectProvider<LockManagerStatus> lockManager,
 			ObjectProvider<DelayedTaskListenerRegistry> listeners, BatonEndpointProperties properties,
 			ApplicationEventPublisher events, ObjectProvider<BatonPayloadSanitizer> sanitizer) {
 		return new BatonEndpoint(queues, lockManager, (queue) -> properties.getWritableQueues().contains(queue)

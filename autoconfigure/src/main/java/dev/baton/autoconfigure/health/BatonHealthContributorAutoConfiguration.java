@@ -5,7 +5,7 @@ import java.util.Map;
 
 import dev.baton.autoconfigure.lock.BatonLockAutoConfiguration;
 import dev.baton.autoconfigure.queue.BatonQueueAutoConfiguration;
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.LockManagerStatus;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -19,8 +19,9 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
- * the {@code baton} health contributor: {@code locks} (Redis answers the lock manager, renewals
- * succeed) and {@code queues} (every {@code @DelayedTask} container's loop runs and claims).
+ * the {@code baton} health contributor: {@code locks} (the lock manager's store answers, renewals
+ * succeed; for the one {@link LockManagerStatus} bean, if there is one) and {@code queues} (every
+ * {@code @DelayedTask} container's loop runs and claims).
  */
 @AutoConfiguration(after = { BatonLockAutoConfiguration.class, BatonQueueAutoConfiguration.class })
 @ConditionalOnClass(HealthContributor.class)
@@ -29,7 +30,7 @@ public final class BatonHealthContributorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "batonHealthContributor")
-	CompositeHealthContributor batonHealthContributor(ObjectProvider<RedisLockManager> lockManager,
+	CompositeHealthContributor batonHealthContributor(ObjectProvider<LockManagerStatus> lockManager,
 			ObjectProvider<DelayedTaskListenerRegistry> listenerRegistry) {
 		Map<String, HealthContributor> contributors = new LinkedHashMap<>();
 		lockManager.ifUnique((manager) -> contributors.put("locks", new LockManagerHealthIndicator(manager)));

@@ -1,21 +1,23 @@
 package dev.baton.autoconfigure.health;
 
 import java.time.Duration;
+import java.time.Instant;
 
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.LockManagerStatus;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * Health of the lock manager: UP while Redis answers within the lock command timeout and the
- * watchdog's last renewal succeeded; DOWN otherwise, since held locks then run out unrenewed.
+ * Health of the lock manager: UP while its store (Redis) answers within the lock command timeout
+ * and the watchdog's last renewal succeeded; DOWN otherwise, since held locks then run out
+ * unrenewed.
  */
 final class LockManagerHealthIndicator extends AbstractHealthIndicator {
 
-	private final RedisLockManager lockManager;
+	private final LockManagerStatus lockManager;
 
-	LockManagerHealthIndicator(RedisLockManager lockManager) {
+	LockManagerHealthIndicator(LockManagerStatus lockManager) {
 		super("Redis did not answer the lock manager");
 		this.lockManager = lockManager;
 	}
@@ -27,8 +29,9 @@ final class LockManagerHealthIndicator extends AbstractHealthIndicator {
 		builder.status((renewalFailure != null) ? "DOWN" : "UP")
 			.withDetail("roundTripMillis", roundTrip.toMillis())
 			.withDetail("heldLocks", this.lockManager.heldCount());
-		if (this.lockManager.lastRenewal() != null) {
-			builder.withDetail("lastRenewal", this.lockManager.lastRenewal().toString());
+		Instant lastRenewal = this.lockManager.lastRenewal();
+		if (lastRenewal != null) {
+			builder.withDetail("lastRenewal", lastRenewal.toString());
 		}
 		if (renewalFailure != null) {
 			builder.withDetail("renewalFailure", String.valueOf(renewalFailure.getMessage()));

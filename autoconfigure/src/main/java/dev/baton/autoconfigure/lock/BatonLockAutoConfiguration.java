@@ -2,6 +2,7 @@ package dev.baton.autoconfigure.lock;
 
 import dev.baton.autoconfigure.redis.PrimarySwitches;
 import dev.baton.lock.LockManager;
+import dev.baton.lock.LockManagerStatus;
 import dev.baton.lock.RedisLockManager;
 import dev.baton.lock.annotation.DistributedLockAdvisor;
 import dev.baton.lock.annotation.DistributedLockAdvisorCustomizer;
@@ -79,8 +80,10 @@ public final class BatonLockAutoConfiguration {
 		}
 	}
 
+	// after lockManager, whose definition the condition must see
 	@Bean
-	LockManagerShutdown lockManagerShutdown(ObjectProvider<RedisLockManager> lockManagers) {
+	@ConditionalOnBean(LockManagerStatus.class)
+	LockManagerShutdown lockManagerShutdown(ObjectProvider<LockManagerStatus> lockManagers) {
 		return new LockManagerShutdown(lockManagers);
 	}
 

@@ -2,7 +2,9 @@ package dev.baton.autoconfigure.lock;
 
 import java.util.concurrent.CompletableFuture;
 
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.LockManagerStatus;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
@@ -16,18 +18,21 @@ import org.springframework.scheduling.concurrent.ExecutorConfigurationSupport;
  * released by its holder, or when the context's shutdown budget for the phase
  * ({@code spring.lifecycle.timeout-per-shutdown-phase}) runs out; a lock still held then is left
  * to expire with its lease, never deleted under its running holder. Once nothing is held, the
- * lock managers are closed, while the connection is still up.
+ * lock managers are closed, while the connection is still up. The lock managers are the
+ * {@link LockManagerStatus} beans; those that are {@link AutoCloseable} are closed.
  */
 class LockManagerShutdown implements SmartLifecycle {
 
 	/** Just after the executors' and schedulers' phase. */
 	static final int PHASE = ExecutorConfigurationSupport.DEFAULT_PHASE - 1024;
 
-	private final ObjectProvider<RedisLockManager> lockManagers;
+	private static final Log logger = LogFactory.getLog(LockManagerShutdown.class);
+
+	private final ObjectProvider<LockManagerStatus> lockManagers;
 
 	private volatile boolean running;
 
-	LockManagerShutdown(ObjectProvider<RedisLockManager> lockManagers) {
+	LockManagerShutdown(ObjectProvider<LockManagerStatus> lockManagers) {
 		this.lockManagers = lockManagers;
 	}
 
@@ -45,12 +50,23 @@ class LockManagerShutdown implements SmartLifecycle {
 	public void stop(Runnable callback) {
 		this.running = false;
 		CompletableFuture.allOf(this.lockManagers.orderedStream()
-			.map(RedisLockManager::allReleased)
+			.map(LockManagerStatus::allReleased)
 			.toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> {
 				// Nothing is held: close while the connection is still up, so that the waiters unsubscribe cleanly.
-				this.lockManagers.orderedStream().forEach(RedisLockManager::close);
+				this.lockManagers.orderedStream().forEach(LockManagerShutdown::close);
 				callback.run();
 			});
+	}
+
+	private static void close(LockManagerStatus lockManager) {
+		if (lockManager instanceof AutoCloseable closeable) {
+			try {
+				closeable.close();
+			}
+			catch (Exception ex) {
+				logger.warn("Could not close lock manager " + lockManager, ex);
+			}
+		}
 	}
 
 	@Override

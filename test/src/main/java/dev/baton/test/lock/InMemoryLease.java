@@ -3,8 +3,10 @@ package dev.baton.test.lock;
 import java.time.Duration;
 import java.time.Instant;
 
+import dev.baton.lock.HeldLock;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockRequest;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A lease on a lock of a {@link LockTable}. Like a lease on a free Redis lock taken at once, it
@@ -87,6 +89,21 @@ final class InMemoryLease implements LockLease {
 			this.released = true;
 		}
 		this.table.release(this, this.acquiredAt.plus(lockAtLeastFor));
+	}
+
+	boolean isReleased() {
+		return this.released;
+	}
+
+	/**
+	 * This lease as a held lock, at {@code now} on the clock.
+	 * @param expiresAt when its lock frees itself, or {@code null} while it is renewed
+	 * @param leaseTime how long a renewed lock stays held once renewals stop
+	 */
+	HeldLock describe(Instant now, @Nullable Instant expiresAt, Duration leaseTime) {
+		Duration validFor = (expiresAt != null) ? Duration.between(now, expiresAt) : leaseTime;
+		return new HeldLock(name(), this.request.group(), this.token, Duration.between(this.acquiredAt, now),
+				validFor.isNegative() ? Duration.ZERO : validFor, expiresAt == null);
 	}
 
 	@Override

@@ -2,13 +2,20 @@ package dev.baton.test.lock;
 
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.baton.lock.HeldLock;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockManager;
+import dev.baton.lock.LockManagerStatus;
 import dev.baton.lock.LockRequest;
 import dev.baton.lock.RedisLock;
 import org.jspecify.annotations.Nullable;
@@ -43,6 +50,12 @@ import org.jspecify.annotations.Nullable;
  * with {@link #anotherInstance} share their locks with this one, so that a test can play several
  * instances; each counts its own reentrant holds, as separate JVMs do.
  *
+ * <p><strong>Status.</strong> As a {@link LockManagerStatus} it lists the locks its leases hold
+ * (a renewed one valid for the lease time), answers {@link #ping()} at once, never reports a
+ * renewal or its failure, and completes {@link #allReleased()} within 10 ms of its last lease
+ * being released or running out on the clock, so that Spring Boot's health contributor,
+ * actuator endpoint and graceful shutdown work with it as with the Redis lock manager.
+ *
  * <p><strong>Not simulated:</strong> other processes (the locks live in this JVM only), Redis
  * failures, timeouts and failover (no call ever fails, and no lease is lost but by running out,
  * {@code forceUnlock()} or {@code close()}), the timing of lease renewal (renewed leases simply
@@ -50,10 +63,14 @@ import org.jspecify.annotations.Nullable;
  * lock), lock-lost events and metrics, and the name length and key rules of Redis keys (names
  * are only checked to be non-blank and free of control characters).
  */
-public final class InMemoryLockManager implements LockManager, AutoCloseable {
+public final class InMemoryLockManager implements LockManager, LockManagerStatus, AutoCloseable {
 
 	/** The lease time of locks renewed by the watchdog when none is given: 30 s, as Baton's default. */
 	public static final Duration DEFAULT_LEASE_TIME = Duration.ofSeconds(30);
+
+	/** How often {@link #allReleased()} looks again: leases that run out on the clock tell nobody. */
+	private static final Executor RECHECK = CompletableFuture.delayedExecutor(10, TimeUnit.MILLISECONDS,
+			Runnable::run);
 
 	private final LockTable table;
 
@@ -64,6 +81,9 @@ public final class InMemoryLockManager implements LockManager, AutoCloseable {
 	private final Map<String, InMemoryLock.Hold> holds = new ConcurrentHashMap<>();
 
 	private final AtomicBoolean closed = new AtomicBoolean();
+
+	/** Acquisitions under way, which may still add a lease. */
+	private final AtomicInteger acquiring = new AtomicInteger();
 
 	/** A lock manager whose leases run out in real time. */
 	public InMemoryLockManager() {
@@ -148,13 +168,53 @@ public final class InMemoryLockManager implements LockManager, AutoCloseable {
 
 	@Nullable InMemoryLease acquire(LockRequest request, boolean interruptible) throws InterruptedException {
 		checkName(request.name());
-		return this.table.acquire(this, request, interruptible);
+		this.acquiring.incrementAndGet();
+		try {
+			return this.table.acquire(this, request, interruptible);
+		}
+		finally {
+			this.acquiring.decrementAndGet();
+		}
 	}
 
 	@Override
 	public Optional<String> holderOf(String name) {
 		checkName(name);
 		return Optional.ofNullable(this.table.holderOf(name));
+	}
+
+	@Override
+	public List<HeldLock> heldLocks() {
+		return this.table.heldBy(this, this.leaseTime);
+	}
+
+	/**
+	 * Answers at once: the locks are in memory.
+	 * @return {@link Duration#ZERO}
+	 */
+	@Override
+	public Duration ping() {
+		return Duration.ZERO;
+	}
+
+	@Override
+	public CompletableFuture<Void> allReleased() {
+		CompletableFuture<Void> released = new CompletableFuture<>();
+		completeWhenReleased(released);
+		return released;
+	}
+
+	private void completeWhenReleased(CompletableFuture<Void> released) {
+		if (released.isDone()) {
+			return;
+		}
+		// Acquiring is read before the leases: an acquisition adds its lease before it stops counting.
+		if (this.acquiring.get() == 0 && heldLocks().isEmpty()) {
+			released.complete(null);
+		}
+		else {
+			RECHECK.execute(() -> completeWhenReleased(released));
+		}
 	}
 
 	/**

@@ -3,12 +3,15 @@ package dev.baton.test.lock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.baton.lock.HeldLock;
 import dev.baton.lock.LockRequest;
 import org.jspecify.annotations.Nullable;
 
@@ -179,6 +182,29 @@ final class LockTable {
 			Instant expiresAt = now().plus(leaseTime);
 			this.entries.replaceAll((name, entry) -> (entry.owner.manager() == manager && entry.expiresAt == null)
 					? new Entry(entry.owner, expiresAt) : entry);
+		}
+		finally {
+			this.monitor.unlock();
+		}
+	}
+
+	/**
+	 * The locks the manager's leases hold now, not counting those their holder released to be
+	 * kept for a while ({@code release(lockAtLeastFor)}).
+	 * @param leaseTime how long the manager's renewed locks stay held once renewals stop
+	 */
+	List<HeldLock> heldBy(InMemoryLockManager manager, Duration leaseTime) {
+		this.monitor.lock();
+		try {
+			Instant now = now();
+			List<HeldLock> held = new ArrayList<>();
+			for (String name : List.copyOf(this.entries.keySet())) {
+				Entry entry = entry(name);
+				if (entry != null && entry.owner.manager() == manager && !entry.owner.isReleased()) {
+					held.add(entry.owner.describe(now, entry.expiresAt, leaseTime));
+				}
+			}
+			return held;
 		}
 		finally {
 			this.monitor.unlock();

@@ -7,8 +7,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.baton.lock.HeldLock;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockNotAcquiredException;
+import dev.baton.lock.LockRequest;
 import dev.baton.lock.RedisLock;
 import org.junit.jupiter.api.Test;
 
@@ -122,6 +124,43 @@ class InMemoryLockManagerTests {
 		Thread.sleep(50);
 		waiter.interrupt();
 		assertThat(failure.get(5, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+	}
+
+	@Test
+	void heldLocksListsThisInstancesLeasesUntilTheirHoldersReleaseThem() {
+		LockLease renewed = this.locks.tryAcquire("report", Duration.ZERO).orElseThrow();
+		LockLease timed = this.locks.tryAcquire(LockRequest.of("invoice:7")
+			.waitTime(Duration.ZERO)
+			.leaseTime(Duration.ofMinutes(5))
+			.build()).orElseThrow();
+		long token = timed.fencingToken();
+		this.locks.anotherInstance().tryAcquire("other", Duration.ZERO).orElseThrow();
+		advance(Duration.ofMinutes(1));
+
+		assertThat(this.locks.heldLocks()).containsExactlyInAnyOrder(
+				new HeldLock("report", "report", 0, Duration.ofMinutes(1), InMemoryLockManager.DEFAULT_LEASE_TIME, true),
+				new HeldLock("invoice:7", "invoice", token, Duration.ofMinutes(1), Duration.ofMinutes(4), false));
+		assertThat(this.locks.heldCount()).isEqualTo(2);
+		renewed.release(Duration.ofMinutes(10));
+		timed.release();
+		assertThat(this.locks.heldLocks()).isEmpty();
+		assertThat(this.locks.ping()).isZero();
+		assertThat(this.locks.lastRenewalFailure()).isNull();
+	}
+
+	@Test
+	void allReleasedCompletesOnceTheLastLeaseIsReleasedOrRunsOut() throws Exception {
+		LockLease renewed = this.locks.tryAcquire("report", Duration.ZERO).orElseThrow();
+		this.locks.tryAcquire("invoice", Duration.ZERO, Duration.ofMinutes(5)).orElseThrow();
+		CompletableFuture<Void> released = this.locks.allReleased();
+		assertThat(released).isNotDone();
+
+		renewed.release();
+		Thread.sleep(50);
+		assertThat(released).as("a lease with a lease time is still held").isNotDone();
+		advance(Duration.ofMinutes(5));
+		assertThat(released).succeedsWithin(Duration.ofSeconds(5));
+		assertThat(this.locks.allReleased()).isDone();
 	}
 
 	@Test
