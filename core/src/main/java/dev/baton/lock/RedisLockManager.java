@@ -17,6 +17,8 @@ import dev.baton.internal.Names;
 import dev.baton.internal.ObservationSettings;
 import dev.baton.internal.PrimarySwitchWatch;
 import dev.baton.lock.LockCommands.Released;
+import dev.baton.lock.spi.LockBackend;
+import dev.baton.lock.spi.ThreadOwnedLock;
 import dev.baton.lock.LockWaiters.HandOff;
 import dev.baton.observation.BatonObservation;
 import dev.baton.observation.DefaultLockAcquisitionObservationConvention;
@@ -91,7 +93,33 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 
 	private final LossReports lossReports;
 
-	private final ThreadHolds threadHolds = new ThreadHolds();
+	private final ThreadOwnedLock.Holds<RedisLockLease> threadHolds = new ThreadOwnedLock.Holds<>();
+
+	/** What the thread-owned locks of {@link #getLock} ask of this manager. */
+	private final LockBackend<RedisLockLease> lockBackend = new LockBackend<>() {
+
+		@Override
+		public @Nullable RedisLockLease acquire(LockRequest request, boolean interruptible)
+				throws InterruptedException {
+			return RedisLockManager.this.acquire(request, interruptible);
+		}
+
+		@Override
+		public boolean releaseOwned(RedisLockLease lease) {
+			return lease.releaseOwned();
+		}
+
+		@Override
+		public boolean isLocked(String name) {
+			return RedisLockManager.this.isLocked(name);
+		}
+
+		@Override
+		public boolean forceUnlock(String name) {
+			return RedisLockManager.this.forceUnlock(name);
+		}
+
+	};
 
 	private final LockWaiters waiters;
 
@@ -135,7 +163,7 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 	@Override
 	public RedisLock getLock(String name, String group) {
 		checkName(name);
-		return new ThreadOwnedRedisLock(this, this.threadHolds, name, group);
+		return new ThreadOwnedLock<>(this.lockBackend, this.threadHolds, name, group);
 	}
 
 	private void checkName(String name) {

@@ -144,26 +144,6 @@ class RedisLockFaultTests {
 	}
 
 	@Test
-	void removingAHoldLeavesAnotherThreadsHoldOfTheSameName() throws Exception {
-		RedisLockManager locks = manager();
-		ThreadHolds holds = new ThreadHolds();
-		RedisLockLease first = (RedisLockLease) locks.tryAcquire("shared", Duration.ZERO).orElseThrow();
-		holds.add("shared", first);
-		ThreadHolds.Hold stale = holds.ofCurrentThread("shared");
-		first.release();
-		Thread other = new Thread(() -> holds.add("shared", first));
-		other.start();
-		other.join();
-
-		holds.remove("shared", stale);
-
-		assertThat(holds.ofCurrentThread("shared")).isNull();
-		Thread check = new Thread(() -> assertThat(holds.ofCurrentThread("shared")).isNotNull());
-		check.start();
-		check.join();
-	}
-
-	@Test
 	void namesWithBracesKeepEachLockInOneSlotAndApartFromOthers() {
 		RedisLockManager locks = manager();
 		List<String> names = List.of("a}b", "a}c", "{x}", "{x}y", "plain", "a%7Db");

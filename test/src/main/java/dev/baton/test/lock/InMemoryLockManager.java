@@ -3,10 +3,8 @@ package dev.baton.test.lock;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -18,6 +16,8 @@ import dev.baton.lock.LockManager;
 import dev.baton.lock.LockManagerStatus;
 import dev.baton.lock.LockRequest;
 import dev.baton.lock.RedisLock;
+import dev.baton.lock.spi.LockBackend;
+import dev.baton.lock.spi.ThreadOwnedLock;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -78,7 +78,33 @@ public final class InMemoryLockManager implements LockManager, LockManagerStatus
 
 	private final String instanceName;
 
-	private final Map<String, InMemoryLock.Hold> holds = new ConcurrentHashMap<>();
+	private final ThreadOwnedLock.Holds<InMemoryLease> holds = new ThreadOwnedLock.Holds<>();
+
+	/** What the thread-owned locks of {@link #getLock} ask of this manager. */
+	private final LockBackend<InMemoryLease> lockBackend = new LockBackend<>() {
+
+		@Override
+		public @Nullable InMemoryLease acquire(LockRequest request, boolean interruptible)
+				throws InterruptedException {
+			return InMemoryLockManager.this.acquire(request, interruptible);
+		}
+
+		@Override
+		public boolean releaseOwned(InMemoryLease lease) {
+			return lease.releaseOwned();
+		}
+
+		@Override
+		public boolean isLocked(String name) {
+			return InMemoryLockManager.this.table.isLocked(name);
+		}
+
+		@Override
+		public boolean forceUnlock(String name) {
+			return InMemoryLockManager.this.table.forceUnlock(name);
+		}
+
+	};
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -153,7 +179,7 @@ public final class InMemoryLockManager implements LockManager, LockManagerStatus
 	@Override
 	public RedisLock getLock(String name, String group) {
 		checkName(name);
-		return new InMemoryLock(this, this.holds, name, group);
+		return new ThreadOwnedLock<>(this.lockBackend, this.holds, name, group);
 	}
 
 	@Override

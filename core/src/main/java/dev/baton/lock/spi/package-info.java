@@ -1,0 +1,8 @@
+/**
+ * What a {@link dev.baton.lock.LockManager} implementation builds on: the thread-owned, reentrant
+ * {@link dev.baton.lock.RedisLock} that Baton's Redis and in-memory managers share.
+ */
+@NullMarked
+package dev.baton.lock.spi;
+
+import org.jspecify.annotations.NullMarked;
