@@ -163,6 +163,21 @@ class InMemoryDelayQueuesTests {
 	}
 
 	@Test
+	void tasksDueAtTheSameTimeComeInTheOrderTheyWereLinedUp() {
+		DelayQueue<String> orders = this.queues.get("orders", String.class);
+		Instant dueAt = this.now.get().plus(Duration.ofMinutes(5));
+		orders.scheduleAt("b", "ok", dueAt);
+		orders.scheduleAt("a", "ok", dueAt);
+		orders.scheduleAt("c", "ok", dueAt);
+		orders.schedule("moved", "ok", Duration.ofHours(1));
+		assertThat(orders.reschedule("moved", Duration.ofMinutes(5))).isTrue();
+		assertThat(orders.reschedule("b", Duration.ofMinutes(5))).as("to the end of the line").isTrue();
+
+		assertThat(QueueClock.advance(orders, Duration.ofMinutes(5))).as("QueueClock moves it too").isEqualTo(4);
+		assertThat(orders.poll(10)).extracting(Delivery::id).containsExactly("a", "c", "moved", "b");
+	}
+
+	@Test
 	void aPayloadThatCannotBeWrittenAsJsonIsRefused() {
 		DelayQueue<Unwritable> queue = this.queues.get("unwritable", Unwritable.class);
 
