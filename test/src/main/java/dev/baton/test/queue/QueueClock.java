@@ -28,7 +28,7 @@ public final class QueueClock {
 	/**
 	 * Move every waiting task of the queue {@code by} earlier.
 	 * @param queue a queue of Baton's (an injected {@code DelayQueue} bean, or one from
-	 * {@code DelayQueues})
+	 * {@code DelayQueues}, {@link InMemoryDelayQueues} included)
 	 * @param by how far to move the queue's clock, not negative
 	 * @return how many waiting tasks are due now
 	 * @throws IllegalArgumentException if the queue is not one of Baton's, or {@code by} is
@@ -55,7 +55,7 @@ public final class QueueClock {
 		if (queue instanceof ConsumableQueue<?> consumable) {
 			return consumable;
 		}
-		throw new IllegalArgumentException("QueueClock moves Baton's Redis queues only, not a "
+		throw new IllegalArgumentException("QueueClock moves Baton's queues only, not a "
 				+ queue.getClass().getName() + " (queue '" + queue.name() + "')");
 	}
 

@@ -1,0 +1,288 @@
+package dev.baton.test.queue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+import dev.baton.queue.DeadLetter;
+import dev.baton.queue.DeadLetterReason;
+import dev.baton.queue.Delivery;
+import dev.baton.queue.NewTask;
+import dev.baton.queue.QueueStats;
+import dev.baton.queue.ScheduledTask;
+import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.internal.WakeSignal;
+import dev.baton.test.queue.QueueState.Claimed;
+import dev.baton.test.queue.QueueState.NewEntry;
+import dev.baton.test.queue.QueueState.Settlement;
+import dev.baton.test.queue.QueueState.Stored;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A queue of an {@link InMemoryDelayQueues}: one instance's view of a {@link QueueState}, writing
+ * and reading its payloads as JSON, as Baton's Redis queue does.
+ *
+ * @param <T> the payload type
+ */
+final class InMemoryDelayQueue<T> implements ConsumableQueue<T> {
+
+	private static final Log logger = LogFactory.getLog(InMemoryDelayQueue.class);
+
+	private final QueueState state;
+
+	private final String name;
+
+	private final Class<T> type;
+
+	private final JsonMapper jsonMapper;
+
+	private final ObjectReader reader;
+
+	private final Duration visibilityTimeout;
+
+	InMemoryDelayQueue(QueueState state, String name, Class<T> type, JsonMapper jsonMapper,
+			Duration visibilityTimeout) {
+		this.state = state;
+		this.name = name;
+		this.type = type;
+		this.jsonMapper = jsonMapper;
+		this.reader = jsonMapper.readerFor(type);
+		this.visibilityTimeout = visibilityTimeout;
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public String schedule(T payload, Duration delay) {
+		String id = UUID.randomUUID().toString();
+		schedule(id, payload, delay);
+		return id;
+	}
+
+	@Override
+	public boolean schedule(String id, T payload, Duration delay) {
+		String checkedId = Checks.id(id);
+		return this.state.schedule(List.of(new NewEntry(checkedId, write(checkedId, payload), Checks.delayMillis(delay),
+				null))).get(0);
+	}
+
+	@Override
+	public boolean scheduleAt(String id, T payload, Instant dueAt) {
+		String checkedId = Checks.id(id);
+		return this.state.schedule(List.of(new NewEntry(checkedId, write(checkedId, payload), 0, Checks.dueAt(dueAt))))
+			.get(0);
+	}
+
+	@Override
+	public List<String> scheduleAll(Collection<NewTask<T>> tasks) {
+		// Every task is checked and written before the first is stored, so bad input stores nothing.
+		List<NewEntry> entries = new ArrayList<>(tasks.size());
+		for (NewTask<T> task : tasks) {
+			if (task == null) {
+				throw new IllegalArgumentException("Task must not be null");
+			}
+			String id = (task.id() != null) ? Checks.id(task.id()) : UUID.randomUUID().toString();
+			entries.add(new NewEntry(id, write(id, task.payload()), Checks.delayMillis(task.delay()), null));
+		}
+		List<Boolean> scheduled = this.state.schedule(entries);
+		List<String> ids = new ArrayList<>();
+		for (int i = 0; i < entries.size(); i++) {
+			if (scheduled.get(i)) {
+				ids.add(entries.get(i).id());
+			}
+		}
+		return ids;
+	}
+
+	@Override
+	public boolean reschedule(String id, Duration delay) {
+		return this.state.reschedule(Checks.id(id), Checks.delayMillis(delay));
+	}
+
+	@Override
+	public boolean cancel(String id) {
+		return this.state.cancel(Checks.id(id));
+	}
+
+	@Override
+	public Optional<ScheduledTask<T>> find(String id) {
+		Stored task = this.state.find(Checks.id(id));
+		return Optional.ofNullable(task).map(this::view);
+	}
+
+	@Override
+	public List<ScheduledTask<T>> peek(int max) {
+		return this.state.peek(Checks.readMax(max)).stream().map(this::view).toList();
+	}
+
+	private ScheduledTask<T> view(Stored task) {
+		T payload = readOrNull(task.json());
+		return new ScheduledTask<>(task.id(), payload, task.dueAt(), task.scheduledAt(), task.inFlight(),
+				(payload != null) ? null : task.json());
+	}
+
+	@Override
+	public List<Delivery<T>> poll(int max) {
+		return claim(max, this.visibilityTimeout).deliveries();
+	}
+
+	@Override
+	public Claim<T> claim(int max, Duration visibilityTimeout) {
+		Claimed claimed = this.state.claim(Checks.max(max), Checks.timeoutMillis(visibilityTimeout));
+		List<Delivery<T>> deliveries = new ArrayList<>(claimed.tasks().size());
+		for (Stored task : claimed.tasks()) {
+			T payload;
+			try {
+				payload = read(task.json());
+			}
+			catch (JacksonException | IllegalArgumentException ex) {
+				// A poison payload would fail on every delivery: park it at once, as the Redis queue does.
+				String reason = "Payload cannot be read as " + this.type.getName() + ": "
+						+ DeadLetterReason.EXCEPTION_CLASS.of(ex);
+				this.state.settle(Settlement.DEAD, reason, List.of(new QueueState.Token(task.id(), task.token())));
+				logger.warn("Task '" + task.id() + "' of queue '" + this.name + "' has a payload that cannot be read as "
+						+ this.type.getName() + "; it was dead-lettered with its stored JSON: " + reason);
+				continue;
+			}
+			deliveries.add(new InMemoryDelivery<>(this, task, payload));
+		}
+		long nextDueIn = claimed.nextDueInMillis();
+		return new Claim<>(deliveries, (nextDueIn < 0) ? null : Duration.ofMillis(nextDueIn), claimed.now());
+	}
+
+	@Override
+	public List<Delivery<T>> extendVisibility(Collection<? extends Delivery<T>> deliveries,
+			Duration visibilityTimeout) {
+		return settleAll(Settlement.EXTEND, Long.toString(Checks.timeoutMillis(visibilityTimeout)), deliveries);
+	}
+
+	@Override
+	public List<Delivery<T>> acknowledge(Collection<? extends Delivery<T>> deliveries) {
+		return settleAll(Settlement.ACK, "", deliveries);
+	}
+
+	@Override
+	public void handBack(Collection<? extends Delivery<T>> deliveries) {
+		settleAll(Settlement.HAND_BACK, "", deliveries);
+	}
+
+	boolean settle(Settlement settlement, String argument, InMemoryDelivery<T> delivery) {
+		return settleAll(settlement, argument, List.of(delivery)).isEmpty();
+	}
+
+	/** Settles the deliveries at once; returns the stale ones. */
+	private List<Delivery<T>> settleAll(Settlement settlement, String argument,
+			Collection<? extends Delivery<T>> deliveries) {
+		List<InMemoryDelivery<T>> ours = new ArrayList<>(deliveries.size());
+		for (Delivery<T> delivery : deliveries) {
+			if (!(delivery instanceof InMemoryDelivery<T> inMemory) || inMemory.queue().state != this.state) {
+				throw new IllegalArgumentException(delivery + " was not claimed from queue '" + this.name + "'");
+			}
+			ours.add(inMemory);
+		}
+		String stored = (settlement == Settlement.DEAD) ? Checks.reason(argument) : argument;
+		List<Boolean> current = this.state.settle(settlement, stored,
+				ours.stream().map(InMemoryDelivery::token).toList());
+		List<Delivery<T>> stale = new ArrayList<>();
+		for (int i = 0; i < ours.size(); i++) {
+			if (!current.get(i)) {
+				stale.add(ours.get(i));
+			}
+		}
+		return stale;
+	}
+
+	@Override
+	public AutoCloseable onSignal(Consumer<WakeSignal> listener) {
+		return this.state.subscribe(listener);
+	}
+
+	@Override
+	public long advance(@Nullable Duration by) {
+		if (by != null && by.isNegative()) {
+			throw new IllegalArgumentException("Duration to advance by must not be negative, was " + by);
+		}
+		return this.state.advance((by != null) ? Checks.delayMillis(by) : null);
+	}
+
+	@Override
+	public QueueStats stats() {
+		return this.state.stats();
+	}
+
+	@Override
+	public List<DeadLetter<T>> deadLetters(int max) {
+		return this.state.deadLetters(Checks.readMax(max)).stream().map((dead) -> {
+			T payload = readOrNull(dead.json());
+			return new DeadLetter<>(dead.id(), payload, dead.attempts(), dead.reason(), dead.failedAt(),
+					(payload != null) ? null : dead.json());
+		}).toList();
+	}
+
+	@Override
+	public boolean redrive(String id) {
+		return this.state.redrive(Checks.id(id));
+	}
+
+	@Override
+	public boolean purgeDeadLetter(String id) {
+		return this.state.purge(Checks.id(id));
+	}
+
+	/** The payload as JSON, as the Redis queue stores it. */
+	private String write(String id, T payload) {
+		Checks.payload(payload);
+		try {
+			return this.jsonMapper.writeValueAsString(payload);
+		}
+		catch (JacksonException ex) {
+			throw new IllegalArgumentException("Payload of task '" + id + "' of type " + payload.getClass().getName()
+					+ " cannot be written as JSON: " + ex.getOriginalMessage(), ex);
+		}
+	}
+
+	private T read(String json) {
+		T payload;
+		try {
+			payload = this.reader.readValue(json);
+		}
+		catch (JacksonException ex) {
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalArgumentException("Payload cannot be read as " + this.type.getName() + ": " + ex, ex);
+		}
+		if (payload == null) {
+			throw new IllegalArgumentException("Payload is JSON null, not a " + this.type.getName());
+		}
+		return payload;
+	}
+
+	private @Nullable T readOrNull(String json) {
+		try {
+			return read(json);
+		}
+		catch (JacksonException | IllegalArgumentException ex) {
+			return null;
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "InMemoryDelayQueue[" + this.name + "]";
+	}
+
+}
