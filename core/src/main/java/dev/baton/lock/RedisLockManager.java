@@ -268,6 +268,7 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 					: this.waiters.release(lease);
 		}
 		catch (RuntimeException ex) {
+			reportIfRunOut(lease);
 			// Redis may or may not have deleted the lock: retry rather than leave it held for its lease
 			retryUnconfirmed(lease, "Release of lock", ex, this::deletedInRedis);
 			throw ex;
@@ -297,6 +298,7 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 			kept = keepOrRelease(lease, keepUntil);
 		}
 		catch (RuntimeException ex) {
+			reportIfRunOut(lease);
 			// Unretried, the lock would expire with its lease, which may be shorter than the keep.
 			retryUnconfirmed(lease, "Keeping lock", ex, (retried) -> keepOrRelease(retried, keepUntil));
 			throw ex;
@@ -398,6 +400,17 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 			this.commands.releaseQuietly(lease.keys(), lease.owner());
 			this.waiters.released(lease.keys().channel());
 			reportLost(lease, how);
+		}
+	}
+
+	/**
+	 * Reports a lease that ran out unrenewed before a release or keep that Redis did not answer:
+	 * another owner may hold the lock already, and the watchdog, which the release took the lease
+	 * from, will not say so.
+	 */
+	private void reportIfRunOut(RedisLockLease lease) {
+		if (lease.hasRunOut(System.nanoTime())) {
+			reportLost(lease, "its lease ran out unrenewed before it was released (Redis did not answer)");
 		}
 	}
 

@@ -59,6 +59,26 @@ class RedisLockNetworkFaultTests {
 		this.servers.close();
 	}
 
+	@Test
+	void aReleaseThatCannotReachRedisAfterTheLeaseRanOutReportsTheLoss() {
+		RedisLockManager holder = holder();
+		LockLease lease = holder.tryAcquire("ledger:4", Duration.ZERO).orElseThrow();
+		this.servers.proxy().blackHole();
+		// The lease runs out on the holder's clock; the code that held it ends and releases at once,
+		// possibly before the watchdog's next round notices.
+		await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1)).until(() -> !lease.isValid());
+		try {
+			lease.release();
+		}
+		catch (LockUnavailableException ex) {
+			// Redis did not answer: the release is retried in the background.
+		}
+
+		// Another instance may hold the lock by now: the holder must be told, whoever notices first.
+		await().atMost(Duration.ofSeconds(3)).until(() -> this.lostEvents.stream()
+			.anyMatch((event) -> event.name().equals("ledger:4")));
+	}
+
 	/** The holder: through the proxy, with Lettuce's default 60 s command timeout. */
 	private RedisLockManager holder() {
 		RedisLockManager manager = RedisLockManager.builder(this.servers.throughProxy())

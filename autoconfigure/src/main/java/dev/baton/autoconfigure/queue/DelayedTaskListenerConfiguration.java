@@ -10,6 +10,7 @@ import dev.baton.queue.annotation.EnableDelayedTasks;
 import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.listener.DefaultDelayedTaskErrorHandler;
 import dev.baton.queue.listener.DelayedTaskErrorHandler;
+import dev.baton.queue.listener.DelayedTaskListenerContainerFactory;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 import dev.baton.queue.listener.DelayedTaskListenerRegistryBuilderCustomizer;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -83,9 +84,11 @@ class DelayedTaskListenerConfiguration {
 	@ConditionalOnBean(DelayQueues.class)
 	DelayedTaskListenerRegistry delayedTaskListenerRegistry(DelayQueues delayQueues,
 			ObjectProvider<DelayedTaskErrorHandler> errorHandler,
+			ObjectProvider<DelayedTaskListenerContainerFactory> containerFactory,
 			ObjectProvider<DelayedTaskListenerRegistryBuilderCustomizer> customizers) {
 		DelayedTaskListenerRegistry.Builder builder = DelayedTaskListenerRegistry.builder(delayQueues);
 		errorHandler.ifUnique(builder::errorHandler);
+		containerFactory.ifUnique(builder::containerFactory);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
 	}

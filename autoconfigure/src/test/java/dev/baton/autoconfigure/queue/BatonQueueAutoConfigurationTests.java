@@ -15,7 +15,10 @@ import dev.baton.queue.DelayQueues;
 import dev.baton.queue.TaskContext;
 import dev.baton.queue.annotation.DelayedTask;
 import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
+import dev.baton.queue.listener.DelayedTaskContainer;
+import dev.baton.queue.listener.DelayedTaskListenerContainerFactory;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
+import dev.baton.queue.listener.DelayedTaskListenerStatus;
 import dev.baton.queue.listener.ListenerSettings;
 import dev.baton.queue.redis.RedisDelayQueues;
 import dev.baton.test.RedisServer;
@@ -70,6 +73,76 @@ class BatonQueueAutoConfigurationTests {
 				// Five attempts by the settings; the handler gives up on the first.
 				assertThat(context.getBean(RejectedRefunds.class).attempts).hasValue(1);
 			});
+	}
+
+	@Test
+	void aUsersContainerFactoryCreatesTheContainers(RedisServer server) {
+		redis(server).withUserConfiguration(RecordingContainersConfiguration.class).run((context) -> {
+			DelayedTaskListenerRegistry registry = context.getBean(DelayedTaskListenerRegistry.class);
+			assertThat(registry.getContainers()).singleElement().isInstanceOfSatisfying(RecordingContainer.class,
+					(container) -> {
+						assertThat(container.getQueueName()).isEqualTo("refunds");
+						assertThat(container.isRunning()).isTrue();
+					});
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class RecordingContainersConfiguration {
+
+		@Bean
+		DelayedTaskListenerContainerFactory recordingContainers() {
+			return (endpoint) -> new RecordingContainer(endpoint.queue());
+		}
+
+		@Bean
+		RejectedRefunds rejectedRefunds() {
+			return new RejectedRefunds();
+		}
+
+	}
+
+	/** Consumes nothing: shows which factory made it and that the registry started it. */
+	static final class RecordingContainer implements DelayedTaskContainer {
+
+		private final String queue;
+
+		private volatile boolean running;
+
+		RecordingContainer(String queue) {
+			this.queue = queue;
+		}
+
+		@Override
+		public String getQueueName() {
+			return this.queue;
+		}
+
+		@Override
+		public DelayedTaskListenerStatus getStatus() {
+			return new DelayedTaskListenerStatus(this.queue, this.running, null, this.running, null);
+		}
+
+		@Override
+		public void start() {
+			this.running = true;
+		}
+
+		@Override
+		public void stop() {
+			this.running = false;
+		}
+
+		@Override
+		public void stop(Duration maxWait) {
+			stop();
+		}
+
+		@Override
+		public boolean isRunning() {
+			return this.running;
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -3,6 +3,7 @@ package dev.baton.queue.annotation;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.listener.DelayedTaskErrorHandler;
+import dev.baton.queue.listener.DelayedTaskListenerContainerFactory;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 import dev.baton.queue.listener.DelayedTaskListenerRegistryBuilderCustomizer;
 
@@ -16,7 +17,8 @@ import org.springframework.context.annotation.Role;
  * Registers the infrastructure behind {@link EnableDelayedTasks @EnableDelayedTasks}: the
  * {@link DelayedTaskAnnotationBeanPostProcessor} under {@link #ANNOTATION_PROCESSOR_BEAN_NAME}
  * and the {@link DelayedTaskListenerRegistry} under {@link #LISTENER_REGISTRY_BEAN_NAME}, with the
- * application's {@link DelayedTaskErrorHandler} bean, if it declares one.
+ * application's {@link DelayedTaskErrorHandler} and {@link DelayedTaskListenerContainerFactory} beans, if
+ * it declares them.
  */
 @Configuration(proxyBeanMethods = false)
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
@@ -37,9 +39,11 @@ public final class DelayedTaskConfiguration {
 	@Bean(name = LISTENER_REGISTRY_BEAN_NAME)
 	DelayedTaskListenerRegistry delayedTaskListenerRegistry(DelayQueues delayQueues,
 			ObjectProvider<DelayedTaskErrorHandler> errorHandler,
+			ObjectProvider<DelayedTaskListenerContainerFactory> containerFactory,
 			ObjectProvider<DelayedTaskListenerRegistryBuilderCustomizer> customizers) {
 		DelayedTaskListenerRegistry.Builder builder = DelayedTaskListenerRegistry.builder(delayQueues);
 		errorHandler.ifUnique(builder::errorHandler);
+		containerFactory.ifUnique(builder::containerFactory);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
 	}

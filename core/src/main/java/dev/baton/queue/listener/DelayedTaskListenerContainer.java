@@ -36,7 +36,7 @@ import org.jspecify.annotations.Nullable;
  * {@link #HAND_BACK_TIMEOUT} and interrupts those handlers. Once stopping began, no handler
  * failure settles its task ({@link HandlerInvocation}).
  */
-final class DelayedTaskListenerContainer {
+final class DelayedTaskListenerContainer implements DelayedTaskContainer {
 
 	/** One category for the container and its parts: its logs are configured and filtered under one name. */
 	static final Log logger = LogFactory.getLog(DelayedTaskListenerContainer.class);
@@ -90,14 +90,18 @@ final class DelayedTaskListenerContainer {
 
 	private volatile @Nullable Thread loop;
 
+	/** Stops the handlers' threads, once stopped. */
+	private final Runnable releaseHandlers;
+
 	/** Runs the extensions and the give-backs. */
 	private @Nullable ScheduledExecutorService timer;
 
 	DelayedTaskListenerContainer(ConsumableQueue<Object> queue, DelayedTaskEndpoint endpoint, ListenerSettings settings,
 			Executor handlers, HandlerMetrics metrics,
 			ObservationSettings<TaskHandlingObservationConvention> observations, DeadLetterReason deadLetterReason,
-			DelayedTaskErrorHandler errorHandler) {
+			DelayedTaskErrorHandler errorHandler, Runnable releaseHandlers) {
 		String name = endpoint.queue();
+		this.releaseHandlers = releaseHandlers;
 		this.queue = queue;
 		this.endpoint = endpoint;
 		this.settings = settings;
@@ -121,15 +125,22 @@ final class DelayedTaskListenerContainer {
 		this.wakeUps = new WakeSubscription(queue, name, this.pacer, shortPoll());
 	}
 
-	String queueName() {
+	@Override
+	public String getQueueName() {
 		return this.endpoint.queue();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.active;
 	}
 
 	private boolean isActive() {
 		return this.active;
 	}
 
-	DelayedTaskListenerStatus status() {
+	@Override
+	public DelayedTaskListenerStatus getStatus() {
 		Thread thread = this.loop;
 		boolean running = this.active && thread != null && thread.isAlive();
 		String stall = stall();
@@ -160,7 +171,8 @@ final class DelayedTaskListenerContainer {
 		return since != 0 && now - since > limit;
 	}
 
-	void start() {
+	@Override
+	public void start() {
 		this.active = true;
 		this.acknowledger.start();
 		this.wakeUps.subscribe();
@@ -176,13 +188,19 @@ final class DelayedTaskListenerContainer {
 		this.loop = DaemonThreads.start("baton-queue-" + this.endpoint.queue(), this::run);
 	}
 
+	@Override
+	public void stop() {
+		stop(this.settings.shutdownTimeout());
+	}
+
 	/**
 	 * Stop claiming, hand back the tasks that did not start, wait for running handlers until the
 	 * shutdown timeout, then hand back what is still running and interrupt it.
 	 * @param maxWait the longest wait for running handlers, whatever the shutdown timeout: what
 	 * the context's shutdown phase leaves (the beans handlers use are destroyed after it)
 	 */
-	void stop(Duration maxWait) {
+	@Override
+	public void stop(Duration maxWait) {
 		Duration wait = (this.settings.shutdownTimeout().compareTo(maxWait) < 0) ? this.settings.shutdownTimeout()
 				: maxWait;
 		long deadline = System.nanoTime() + wait.toNanos();
@@ -208,6 +226,7 @@ final class DelayedTaskListenerContainer {
 			this.handBack.handBackWithin(unfinished.stream().map(Map.Entry::getKey).toList(), HAND_BACK_TIMEOUT);
 			unfinished.forEach((entry) -> interrupt(entry.getValue().handler));
 		}
+		this.releaseHandlers.run();
 	}
 
 	private static void interrupt(@Nullable Thread handler) {

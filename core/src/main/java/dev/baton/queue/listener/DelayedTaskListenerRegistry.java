@@ -8,27 +8,18 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import dev.baton.internal.ObservationSettings;
 import dev.baton.observation.TaskHandlingObservationConvention;
 import dev.baton.queue.DeadLetterReason;
-import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.internal.ConsumableQueue;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.core.task.SimpleAsyncTaskExecutor;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.util.Assert;
 
 /**
@@ -43,8 +34,6 @@ import org.springframework.util.Assert;
  */
 public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 
-	private static final Log logger = LogFactory.getLog(DelayedTaskListenerRegistry.class);
-
 	/** The lifecycle phase: late start, early stop. */
 	public static final int PHASE = Integer.MAX_VALUE - 1000;
 
@@ -54,48 +43,32 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 	/** What stopping keeps of the phase beyond the final hand-back: stopping threads and executors. */
 	private static final Duration STOP_MARGIN = Duration.ofSeconds(1);
 
-	private final DelayQueues queues;
+	/** Resolves the endpoints' settings, and creates their containers unless another factory is set. */
+	private final DefaultDelayedTaskListenerContainerFactory defaults;
 
-	private final Function<String, ListenerSettings> settings;
-
-	private final Function<String, @Nullable Integer> concurrency;
-
-	private final boolean virtualThreads;
-
-	private final HandlerMetrics metrics;
-
-	private final ObservationSettings<TaskHandlingObservationConvention> observations;
+	private final DelayedTaskListenerContainerFactory containerFactory;
 
 	/** The longest a container waits for running handlers when stopping, whatever its settings. */
 	private final Duration maxShutdownWait;
 
-	private final DeadLetterReason deadLetterReason;
-
-	private final DelayedTaskErrorHandler errorHandler;
-
 	private final Map<String, DelayedTaskEndpoint> endpoints = new LinkedHashMap<>();
 
-	private final List<Runnable> onStop = new ArrayList<>();
-
-	private final List<DelayedTaskListenerContainer> containers = new ArrayList<>();
+	private final List<DelayedTaskContainer> containers = new ArrayList<>();
 
 	private volatile boolean running;
 
 	private DelayedTaskListenerRegistry(Builder builder) {
-		this.queues = builder.queues;
-		this.settings = builder.settings;
-		this.concurrency = builder.concurrency;
-		this.virtualThreads = builder.virtualThreads;
-		this.metrics = (builder.meterRegistry != null) ? new MicrometerHandlerMetrics(builder.meterRegistry)
-				: HandlerMetrics.NONE;
-		this.observations = new ObservationSettings<>(
-				ObservationSettings.registry(builder.observationRegistry, builder.meterRegistry),
-				builder.handlingConvention);
 		Duration wait = builder.shutdownPhaseTimeout.minus(DelayedTaskListenerContainer.HAND_BACK_TIMEOUT)
 			.minus(STOP_MARGIN);
 		this.maxShutdownWait = wait.isNegative() ? Duration.ZERO : wait;
-		this.deadLetterReason = builder.deadLetterReason;
-		this.errorHandler = builder.errorHandler;
+		HandlerMetrics metrics = (builder.meterRegistry != null) ? new MicrometerHandlerMetrics(builder.meterRegistry)
+				: HandlerMetrics.NONE;
+		this.defaults = new DefaultDelayedTaskListenerContainerFactory(builder.queues, builder.settings,
+				builder.concurrency, builder.virtualThreads, metrics,
+				new ObservationSettings<>(ObservationSettings.registry(builder.observationRegistry, builder.meterRegistry),
+						builder.handlingConvention),
+				builder.deadLetterReason, builder.errorHandler, this.maxShutdownWait);
+		this.containerFactory = (builder.containerFactory != null) ? builder.containerFactory : this.defaults;
 	}
 
 
@@ -116,9 +89,7 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 	 * inconsistent
 	 */
 	public synchronized void register(DelayedTaskEndpoint registered) {
-		Integer configured = this.concurrency.apply(registered.queue());
-		DelayedTaskEndpoint endpoint = (configured != null) ? registered.withConcurrency(configured) : registered;
-		endpoint.settings(this.settings.apply(endpoint.queue()));
+		DelayedTaskEndpoint endpoint = this.defaults.resolve(registered);
 		DelayedTaskEndpoint existing = this.endpoints.putIfAbsent(endpoint.queue(), endpoint);
 		if (existing != null && !existing.equals(endpoint)) {
 			throw new IllegalStateException("Queue '" + endpoint.queue() + "' has two @DelayedTask handlers: "
@@ -140,8 +111,16 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 	 */
 	public synchronized Map<String, DelayedTaskListenerStatus> getStatuses() {
 		Map<String, DelayedTaskListenerStatus> statuses = new LinkedHashMap<>();
-		this.containers.forEach((container) -> statuses.put(container.queueName(), container.status()));
+		this.containers.forEach((container) -> statuses.put(container.getQueueName(), container.getStatus()));
 		return statuses;
+	}
+
+	/**
+	 * The running containers, one per registered handler's queue.
+	 * @return the containers, empty when stopped
+	 */
+	public synchronized List<DelayedTaskContainer> getContainers() {
+		return List.copyOf(this.containers);
 	}
 
 	/**
@@ -181,8 +160,7 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 	 */
 	@Override
 	public void stop(Runnable callback) {
-		List<DelayedTaskListenerContainer> stopping;
-		List<Runnable> afterStop;
+		List<DelayedTaskContainer> stopping;
 		synchronized (this) {
 			if (!this.running) {
 				callback.run();
@@ -191,18 +169,13 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 			this.running = false;
 			stopping = List.copyOf(this.containers);
 			this.containers.clear();
-			afterStop = List.copyOf(this.onStop);
-			this.onStop.clear();
 		}
 		CompletableFuture
 			.allOf(stopping.stream()
 				.map((container) -> CompletableFuture.runAsync(() -> container.stop(this.maxShutdownWait),
-						DaemonThreads.named("baton-queue-stop-" + container.queueName())))
+						DaemonThreads.named("baton-queue-stop-" + container.getQueueName())))
 				.toArray(CompletableFuture[]::new))
-			.whenComplete((result, ex) -> {
-				afterStop.forEach(Runnable::run);
-				callback.run();
-			});
+			.whenComplete((result, ex) -> callback.run());
 	}
 
 	@Override
@@ -216,58 +189,9 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 	}
 
 	private void startContainer(DelayedTaskEndpoint endpoint) {
-		ListenerSettings queueSettings = endpoint.settings(this.settings.apply(endpoint.queue()));
-		DelayQueue<?> queue = this.queues.get(endpoint.queue(), endpoint.payloadType());
-		Assert.state(queue instanceof ConsumableQueue<?>,
-				() -> "Queue '" + endpoint.queue() + "' cannot be consumed by a listener container: "
-						+ queue.getClass().getName() + " does not implement ConsumableQueue");
-		@SuppressWarnings("unchecked")
-		ConsumableQueue<Object> consumable = (ConsumableQueue<Object>) queue;
-		DelayedTaskListenerContainer container = new DelayedTaskListenerContainer(consumable, endpoint,
-				queueSettings, handlerExecutor(endpoint), this.metrics, this.observations, this.deadLetterReason,
-				this.errorHandler);
+		DelayedTaskContainer container = this.containerFactory.createContainer(endpoint);
 		this.containers.add(container);
 		container.start();
-		warnIfShutdownIsCut(endpoint.queue(), queueSettings.shutdownTimeout());
-		logger.info("@DelayedTask handler " + endpoint.describe() + " consumes queue '" + endpoint.queue()
-				+ "' with concurrency " + endpoint.concurrency() + ", max attempts " + queueSettings.maxAttempts()
-				+ ", visibility timeout " + queueSettings.visibilityTimeout().toMillis() + " ms");
-	}
-
-	/** An inconsistent configuration: stopping cannot wait as long as the queue's shutdown timeout says. */
-	private void warnIfShutdownIsCut(String queue, Duration shutdownTimeout) {
-		if (shutdownTimeout.compareTo(this.maxShutdownWait) > 0) {
-			logger.warn("Queue '" + queue + "' has a shutdown timeout of " + shutdownTimeout.toMillis()
-					+ " ms, but the context's shutdown phase allows stopping to wait only "
-					+ this.maxShutdownWait.toMillis() + " ms for running handlers (then their tasks are handed back, "
-					+ "which may take " + DelayedTaskListenerContainer.HAND_BACK_TIMEOUT.toMillis()
-					+ " ms); raise the phase timeout (spring.lifecycle.timeout-per-shutdown-phase with Spring Boot, "
-					+ "otherwise the lifecycle processor's and the registry builder's shutdownPhaseTimeout) or lower "
-					+ "the shutdown timeout");
-		}
-	}
-
-	private Executor handlerExecutor(DelayedTaskEndpoint endpoint) {
-		String prefix = "baton-queue-" + endpoint.queue() + "-";
-		if (this.virtualThreads) {
-			// A virtual thread per worker; the container starts at most concurrency workers
-			SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor(prefix);
-			executor.setVirtualThreads(true);
-			this.onStop.add(executor::close);
-			return executor;
-		}
-		// Threads start on demand up to the concurrency and retire after a minute without work
-		ThreadPoolExecutor pool = new ThreadPoolExecutor(endpoint.concurrency(), endpoint.concurrency(), 1,
-				TimeUnit.MINUTES, new LinkedBlockingQueue<>(), daemonThreads(prefix));
-		pool.allowCoreThreadTimeOut(true);
-		this.onStop.add(pool::shutdown);
-		return pool;
-	}
-
-	private static CustomizableThreadFactory daemonThreads(String prefix) {
-		CustomizableThreadFactory threads = new CustomizableThreadFactory(prefix);
-		threads.setDaemon(true);
-		return threads;
 	}
 
 	/**
@@ -294,6 +218,8 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		private DeadLetterReason deadLetterReason = DeadLetterReason.EXCEPTION_CLASS;
 
 		private DelayedTaskErrorHandler errorHandler = new DefaultDelayedTaskErrorHandler();
+
+		private @Nullable DelayedTaskListenerContainerFactory containerFactory;
 
 		private Builder(DelayQueues queues) {
 			this.queues = queues;
@@ -405,6 +331,20 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 			this.errorHandler = errorHandler;
 			return this;
 		}
+		/**
+		 * Set what creates each handler's container, instead of Baton's; it receives each
+		 * endpoint with its queue's settings merged in. The settings, error handler, metrics,
+		 * observation, virtual threads and dead-letter reason of this builder apply only to
+		 * Baton's own factory.
+		 * @param containerFactory the factory
+		 * @return this builder
+		 */
+		public Builder containerFactory(DelayedTaskListenerContainerFactory containerFactory) {
+			Assert.notNull(containerFactory, "containerFactory must not be null");
+			this.containerFactory = containerFactory;
+			return this;
+		}
+
 
 		/**
 		 * Build the registry.
