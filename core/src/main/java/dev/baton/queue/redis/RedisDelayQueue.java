@@ -1,25 +1,19 @@
 package dev.baton.queue.redis;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.baton.queue.QueueUnavailableException;
-import dev.baton.queue.QueueException;
 import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.DeadLetterRetention;
@@ -30,7 +24,6 @@ import dev.baton.queue.PartiallyScheduledException;
 import dev.baton.queue.QueueStats;
 import dev.baton.queue.ScheduledTask;
 import dev.baton.internal.ObservationSettings;
-import dev.baton.internal.ThrottledLog;
 import dev.baton.internal.TimedScripts;
 import dev.baton.observation.BatonObservation;
 import dev.baton.observation.DefaultTaskSchedulingObservationConvention;
@@ -39,7 +32,6 @@ import dev.baton.observation.TaskSchedulingObservationConvention;
 import io.micrometer.observation.Observation;
 import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.queue.internal.WakeSignal;
-import dev.baton.queue.internal.SafeDeadLetterReason;
 import dev.baton.queue.internal.PartialSettlementException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -62,53 +54,22 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	/** Tasks per script call in {@link #scheduleAll}, so that one call does not stall Redis. */
 	private static final int SCHEDULE_BATCH = 1000;
 
-	/** Expired in-flight tasks requeued per claim, so that a claim after an outage stays short. */
-	private static final int REQUEUE_BATCH = 100;
-
-	/** Dead letters the retention deletes per claim, for the same reason. */
-	private static final int RETENTION_BATCH = 1000;
-
-	/** Most tasks one claim takes, to keep each script call short (it returns fewer when asked). */
-	private static final int CLAIM_BATCH = 1000;
-
-	/**
-	 * Most round trips of one claim of a partitioned queue: one partition (with a backlog), the
-	 * others, and those whose share left tasks due.
-	 */
-	private static final int MAX_CLAIM_ROUNDS = 3;
-
 	private final String name;
 
 	private final QueuePartitions partitions;
 
-	private final PartitionLayout layout;
-
-	/** Tells this consumer's claims from others' on the wake channels. */
-	private final String consumerId = UUID.randomUUID().toString().substring(0, 8);
-
-	/** Which partition a claim asks first, so that claims go round the partitions. */
-	private final AtomicInteger claimRotation = new AtomicInteger();
-
-	/** The partitions that claims leave out for a while since they failed. */
-	private final PartitionRests rests;
-
-	/** Whether the last claim got all it asked for: the queue has a backlog. */
-	private volatile boolean lastClaimFull;
-
 	private final PayloadCodec<T> codec;
 
-	/** Payloads that cannot be read come in floods (a deploy that cannot read old ones): one WARN a minute. */
-	private final ThrottledLog unreadableLog = ThrottledLog.warnings(logger, Duration.ofMinutes(1));
-
 	private final Duration visibilityTimeout;
-
-	private final PartitionRetention retention;
 
 	private final DeadLetterReason deadLetterReason;
 
 	private final WakeChannels wakeChannels;
 
-	private final TimedScripts timedScripts;
+	/** Runs this queue's scripts on its partitions. */
+	private final PartitionCalls calls;
+
+	private final PartitionedClaims<T> claims;
 
 	private final QueueMetrics metrics;
 
@@ -119,17 +80,16 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			WakeChannels wakeChannels, TimedScripts timedScripts, QueueMetrics metrics,
 			ObservationSettings<TaskSchedulingObservationConvention> observations) {
 		this.deadLetterReason = deadLetterReason;
-		this.timedScripts = timedScripts;
 		this.observations = observations;
-		this.retention = PartitionRetention.of(deadLetterRetention, partitions.count());
 		this.name = name;
 		this.partitions = partitions;
-		this.layout = layout;
+		this.calls = new PartitionCalls(name, layout, timedScripts, visibilityTimeout);
 		this.codec = codec;
 		this.visibilityTimeout = visibilityTimeout;
 		this.wakeChannels = wakeChannels;
 		this.metrics = metrics;
-		this.rests = new PartitionRests(roundWait());
+		this.claims = new PartitionedClaims<>(this, name, partitions, this.calls, codec, metrics,
+				PartitionRetention.of(deadLetterRetention, partitions.count()), deadLetterReason);
 	}
 
 	@Override
@@ -163,7 +123,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	private boolean scheduleOne(String mode, String id, T payload, String time) {
 		String checkedId = Validate.id(id);
 		String json = this.codec.write(checkedId, Validate.payload(payload));
-		List<Object> reply = observeScheduling(List.of(checkedId), (trace) -> call(QueueScript.SCHEDULE,
+		List<Object> reply = observeScheduling(List.of(checkedId), (trace) -> this.calls.call(QueueScript.SCHEDULE,
 				"schedule task '" + checkedId + "'", this.partitions.forId(checkedId).forSchedule(),
 				placing(mode, trace, checkedId, json, time)));
 		boolean scheduled = isOne(reply.get(0));
@@ -226,12 +186,12 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			if (calls.isEmpty()) {
 				break;
 			}
-			List<TimedScripts.Reply> replies = this.layout.placed(calls,
-					(placing) -> runEach(QueueScript.SCHEDULE, what, placing));
+			List<TimedScripts.Reply> replies = this.calls.layout().placed(calls,
+					(placing) -> this.calls.runEach(QueueScript.SCHEDULE, what, placing));
 			RuntimeException failure = null;
 			for (int call = 0; call < calls.size(); call++) {
 				try {
-					List<Object> reply = replyOf(what, replies.get(call));
+					List<Object> reply = this.calls.replyOf(what, replies.get(call));
 					List<Integer> batch = batches.get(call);
 					for (int i = 0; i < batch.size(); i++) {
 						answered[batch.get(i)] = true;
@@ -295,7 +255,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	@Override
 	public boolean reschedule(String id, Duration delay) {
 		List<String> args = placing(Validate.id(id), Validate.delayMillis(delay));
-		return isOne(call(QueueScript.RESCHEDULE, "reschedule task '" + id + "'", this.partitions.forId(id).forReschedule(),
+		return isOne(this.calls.call(QueueScript.RESCHEDULE, "reschedule task '" + id + "'", this.partitions.forId(id).forReschedule(),
 				args).get(0));
 	}
 
@@ -312,14 +272,14 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	@Override
 	public boolean cancel(String id) {
 		String checkedId = Validate.id(id);
-		return isOne(call(QueueScript.CANCEL, "cancel task '" + checkedId + "'", this.partitions.forId(checkedId).forCancel(),
+		return isOne(this.calls.call(QueueScript.CANCEL, "cancel task '" + checkedId + "'", this.partitions.forId(checkedId).forCancel(),
 				placing(checkedId)).get(0));
 	}
 
 	@Override
 	public Optional<ScheduledTask<T>> find(String id) {
 		String checkedId = Validate.id(id);
-		List<Object> reply = call(QueueScript.FIND, "find task '" + checkedId + "'",
+		List<Object> reply = this.calls.call(QueueScript.FIND, "find task '" + checkedId + "'",
 				this.partitions.forId(checkedId).forFind(), placing(checkedId));
 		if (reply.isEmpty()) {
 			return Optional.empty();
@@ -382,7 +342,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 						List.of(Integer.toString(shares[partition]), "entries")));
 			}
 		}
-		return replies(script, what + " '" + this.name + "'", calls);
+		return this.calls.replies(script, what + " '" + this.name + "'", calls);
 	}
 
 	private List<List<Object>> scores(QueueScript script, String what, Function<QueueKeys, List<String>> keys,
@@ -395,176 +355,9 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		return claim(max, this.visibilityTimeout).deliveries();
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>A partitioned queue with a backlog (the last claim got all it asked for) asks one
-	 * partition, each in turn, for the whole claim, so that a claim costs one script as without
-	 * partitions. Otherwise, or when that partition falls short, it asks every partition (the
-	 * others) at once, each for a share, the remainder going round; partitions whose share left
-	 * tasks due are asked for the rest in one more round. Each round is one round trip.
-	 */
 	@Override
 	public Claim<T> claim(int max, Duration visibilityTimeout) {
-		int wanted = Math.min(Validate.max(max), CLAIM_BATCH);
-		String timeoutMillis = Validate.timeoutMillis(visibilityTimeout);
-		List<QueueKeys> all = this.partitions.all();
-		int first = Math.floorMod(this.claimRotation.getAndIncrement(), all.size());
-		List<QueueKeys> rotated = new ArrayList<>(all.subList(first, all.size()));
-		rotated.addAll(all.subList(0, first));
-		rotated = this.rests.askable(rotated);
-		boolean backlog = this.lastClaimFull && rotated.size() > 1;
-		PartitionClaims claims = new PartitionClaims();
-		List<QueueKeys> asked = backlog ? rotated.subList(0, 1) : rotated;
-		for (int round = 0; round < MAX_CLAIM_ROUNDS && !asked.isEmpty(); round++) {
-			claimFrom(asked, wanted - claims.deliveries.size(), timeoutMillis, claims);
-			asked = (claims.deliveries.size() < wanted) ? claims.unheardOrDue(rotated) : List.of();
-		}
-		this.lastClaimFull = claims.deliveries.size() >= wanted;
-		if (claims.failure != null) {
-			if (claims.dueIn.isEmpty()) {
-				throw claims.failure;
-			}
-			// The tasks claimed from the other partitions are in flight now: hand them out.
-			logger.warn("Claiming from " + claims.failed.size() + " partition(s) of queue '" + this.name + "' failed; "
-					+ "claims leave them out for a while: " + claims.failure.getMessage());
-		}
-		if (all.size() > 1) {
-			claims.deliveries.sort(Comparator.comparing(Delivery::dueAt));
-		}
-		// Partitions that were not asked may have tasks due: a full claim from one partition looks again soon.
-		boolean unheard = claims.dueIn.size() + claims.failed.size() < rotated.size();
-		long nextDueIn = unheard ? 0 : claims.nextDueIn();
-		long nextAsk = this.rests.nextAskIn();
-		if (nextAsk >= 0) {
-			// A failed or resting partition is asked again once its rest is over.
-			nextDueIn = (nextDueIn < 0) ? nextAsk : Math.min(nextDueIn, nextAsk);
-		}
-		return new Claim<>(claims.deliveries, (nextDueIn < 0) ? null : Duration.ofMillis(nextDueIn),
-				claims.serverTime);
-	}
-
-	/** Claims {@code wanted} tasks from the given partitions, in shares, in one round trip. */
-	private void claimFrom(List<QueueKeys> partitions, int wanted, String timeoutMillis, PartitionClaims claims) {
-		List<PartitionCall> calls = new ArrayList<>(partitions.size());
-		for (int i = 0; i < partitions.size(); i++) {
-			int share = wanted / partitions.size() + ((i < wanted % partitions.size()) ? 1 : 0);
-			calls.add(new PartitionCall(partitions.get(i).forClaim(), List.of(Integer.toString(share), timeoutMillis,
-					Integer.toString(REQUEUE_BATCH), this.retention.argument(), Integer.toString(RETENTION_BATCH),
-					this.consumerId, count())));
-		}
-		String what = "claim tasks of queue '" + this.name + "'";
-		Map<PartitionCall, QueueKeys> partitionOf = new IdentityHashMap<>();
-		for (int i = 0; i < calls.size(); i++) {
-			partitionOf.put(calls.get(i), partitions.get(i));
-		}
-		List<TimedScripts.Reply> replies = this.layout.placed(calls, (placing) -> runEach(QueueScript.CLAIM, what,
-				placing, (index, reply) -> handBackLateClaim(partitionOf.get(placing.get(index)), reply)));
-		for (int i = 0; i < replies.size(); i++) {
-			try {
-				List<Object> reply = replyOf(what, replies.get(i));
-				claims.answered(partitions.get(i), Instant.ofEpochMilli(Long.parseLong((String) reply.get(0))),
-						Long.parseLong((String) reply.get(1)));
-				this.rests.answered(partitions.get(i));
-				readClaimed(partitions.get(i), reply, claims.deliveries);
-			}
-			catch (RuntimeException ex) {
-				claims.failure = (claims.failure != null) ? claims.failure : ex;
-				claims.failed.add(partitions.get(i));
-				this.rests.failed(partitions.get(i));
-			}
-		}
-	}
-
-	/**
-	 * Hands back the tasks of a claim whose caller gave up before Redis answered, at once and
-	 * with their attempt not counted, instead of leaving them in flight for a visibility timeout.
-	 * Runs on a Redis client thread, so it only sends.
-	 */
-	private void handBackLateClaim(QueueKeys partition, @Nullable Object reply) {
-		List<?> values = (List<?>) reply;
-		if (values == null || values.size() <= 4) {
-			return;
-		}
-		List<String> idsAndTokens = new ArrayList<>();
-		for (int i = 4; i < values.size(); i += 3) {
-			idsAndTokens.add(utf8(values.get(i)));
-			idsAndTokens.add(TaskMeta.parse(utf8(values.get(i + 2))).token());
-		}
-		this.timedScripts.sendQuietly(new PartitionCall(partition.forSettle(),
-				settleArgs(Settlement.HAND_BACK, "", idsAndTokens)).of(QueueScript.SETTLE));
-		logger.info("Handed back " + idsAndTokens.size() / 2 + " task(s) of queue '" + this.name
-				+ "' that a claim took after its caller had stopped waiting for Redis");
-	}
-
-	/** What the partitions answered to one claim. */
-	private final class PartitionClaims {
-
-		final List<Delivery<T>> deliveries = new ArrayList<>();
-
-		/** When each partition that answered has its next task due: 0 now, -1 never. */
-		final Map<QueueKeys, Long> dueIn = new LinkedHashMap<>();
-
-		@Nullable Instant serverTime;
-
-		@Nullable RuntimeException failure;
-
-		void answered(QueueKeys partition, Instant now, long nextDueIn) {
-			this.serverTime = (this.serverTime == null || now.isAfter(this.serverTime)) ? now : this.serverTime;
-			this.dueIn.put(partition, nextDueIn);
-		}
-
-		/** Partitions that failed in this claim: not asked again within it. */
-		final Set<QueueKeys> failed = new HashSet<>();
-
-		/**
-		 * The partitions that have not answered yet or said they have tasks due, in the given order,
-		 * but none that failed.
-		 */
-		List<QueueKeys> unheardOrDue(List<QueueKeys> partitions) {
-			return partitions.stream().filter((partition) -> {
-				Long next = this.dueIn.get(partition);
-				return !this.failed.contains(partition) && (next == null || next == 0);
-			}).toList();
-		}
-
-		long nextDueIn() {
-			return this.dueIn.values().stream().filter((dueIn) -> dueIn >= 0).min(Long::compare).orElse(-1L);
-		}
-
-	}
-
-	private void readClaimed(QueueKeys partition, List<Object> reply, List<Delivery<T>> deliveries) {
-		int inconsistent = Integer.parseInt((String) reply.get(2));
-		if (inconsistent > 0) {
-			this.metrics.inconsistent(this.name, inconsistent);
-			logger.warn(inconsistent + " task(s) of queue '" + this.name + "' were in line without their payload or "
-					+ "details and were dropped: Redis evicted or lost keys of the queue. Run Redis with "
-					+ "maxmemory-policy noeviction and check its persistence.");
-		}
-		int deadDeleted = Integer.parseInt((String) reply.get(3));
-		if (deadDeleted > 0) {
-			this.metrics.deadLettersDeleted(this.name, deadDeleted);
-			logger.info("Deleted " + deadDeleted + " dead letter(s) of queue '" + this.name + "' for good, as its "
-					+ "dead-letter retention asks (" + this.retention.limits() + ")");
-		}
-		for (int i = 4; i < reply.size(); i += 3) {
-			String id = (String) reply.get(i);
-			TaskMeta meta = TaskMeta.parse((String) reply.get(i + 2));
-			try {
-				deliveries.add(new RedisDelivery<>(this, partition, id, this.codec.read(id, (String) reply.get(i + 1)), meta));
-			}
-			catch (JacksonException | IllegalArgumentException ex) {
-				// A poison payload would fail on every delivery: park it at once, with the error.
-				String reason = SafeDeadLetterReason.of(this.deadLetterReason, ex);
-				settleTokens(Settlement.DEAD, "Payload cannot be read as " + this.codec.type().getName() + ": " + reason,
-						partition, List.of(id, meta.token()));
-				this.metrics.unreadable(this.name);
-				// The reason, not the exception's message: that may quote the stored value.
-				this.unreadableLog.log(() -> "Task '" + id + "' of queue '" + this.name + "' has a payload that cannot "
-						+ "be read as " + this.codec.type().getName() + "; it was dead-lettered with its stored JSON "
-						+ "(see deadLetters() or the baton actuator endpoint): " + reason);
-			}
-		}
+		return this.claims.claim(max, visibilityTimeout);
 	}
 
 	@Override
@@ -582,7 +375,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		// up while the deliveries are still safe, and the next extension can try again.
 		Duration bound = Duration.ofMillis(Math.max(visibilityTimeout.toMillis() / 3, 1));
 		String what = "extend the visibility of " + deliveries.size() + " task(s) of queue '" + this.name + "'";
-		return stale(what, byPartition, this.timedScripts.evalAll(what, scripts, bound));
+		return stale(what, byPartition, this.calls.timedScripts().evalAll(what, scripts, bound));
 	}
 
 	@Override
@@ -607,7 +400,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public AutoCloseable onSignal(Consumer<WakeSignal> listener) {
-		return this.wakeChannels.listen(this.partitions.all().stream().map(QueueKeys::wake).toList(), this.consumerId,
+		return this.wakeChannels.listen(this.partitions.all().stream().map(QueueKeys::wake).toList(), this.claims.consumerId(),
 				listener);
 	}
 
@@ -625,7 +418,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		Map<QueueKeys, List<RedisDelivery<T>>> byPartition = byPartition(deliveries);
 		String what = "settle tasks of queue '" + this.name + "'";
 		return stale(what, byPartition,
-				runEach(QueueScript.SETTLE, what, settleCalls(settlement, argument, byPartition)));
+				this.calls.runEach(QueueScript.SETTLE, what, settleCalls(settlement, argument, byPartition)));
 	}
 
 	/** The deliveries by the partition they were claimed from. */
@@ -670,7 +463,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		for (List<RedisDelivery<T>> deliveries : byPartition.values()) {
 			List<Object> results;
 			try {
-				results = replyOf(what, replies.get(call++));
+				results = this.calls.replyOf(what, replies.get(call++));
 			}
 			catch (RuntimeException ex) {
 				failure = (failure != null) ? failure : ex;
@@ -693,13 +486,13 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 				+ this.name + "'; the others' partitions answered: " + failure.getMessage(), failure, unsettled, stale);
 	}
 
-	private List<Object> settleTokens(Settlement settlement, String argument, QueueKeys partition,
+	List<Object> settleTokens(Settlement settlement, String argument, QueueKeys partition,
 			List<String> idsAndTokens) {
-		return call(QueueScript.SETTLE, "settle tasks", partition.forSettle(),
+		return this.calls.call(QueueScript.SETTLE, "settle tasks", partition.forSettle(),
 				settleArgs(settlement, argument, idsAndTokens));
 	}
 
-	private List<String> settleArgs(Settlement settlement, String argument, List<String> idsAndTokens) {
+	List<String> settleArgs(Settlement settlement, String argument, List<String> idsAndTokens) {
 		List<String> args = new ArrayList<>(idsAndTokens.size() + 2);
 		args.add(settlement.action());
 		// Dead letters carry a reason of bounded length.
@@ -759,14 +552,14 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	@Override
 	public boolean redrive(String id) {
 		String checkedId = Validate.id(id);
-		return isOne(call(QueueScript.REDRIVE, "redrive task '" + checkedId + "'",
+		return isOne(this.calls.call(QueueScript.REDRIVE, "redrive task '" + checkedId + "'",
 				this.partitions.forId(checkedId).forRedrive(), placing(checkedId)).get(0));
 	}
 
 	@Override
 	public boolean purgeDeadLetter(String id) {
 		String checkedId = Validate.id(id);
-		return isOne(call(QueueScript.PURGE_DEAD_LETTER, "purge dead letter '" + checkedId + "'",
+		return isOne(this.calls.call(QueueScript.PURGE_DEAD_LETTER, "purge dead letter '" + checkedId + "'",
 				this.partitions.forId(checkedId).forPurgeDeadLetter(), placing(checkedId)).get(0));
 	}
 
@@ -780,27 +573,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			.stream()
 			.map((partition) -> new PartitionCall(keys.apply(partition), args))
 			.toList();
-		return replies(script, what + " '" + this.name + "'", calls);
-	}
-
-	/** Runs the calls as {@link #runEach} does and returns each reply, throwing the first failure once all are in. */
-	private List<List<Object>> replies(QueueScript script, String what, List<PartitionCall> calls) {
-		List<TimedScripts.Reply> replies = runEach(script, what, calls);
-		List<List<Object>> values = new ArrayList<>(replies.size());
-		for (TimedScripts.Reply reply : replies) {
-			values.add(replyOf(what, reply));
-		}
-		return values;
-	}
-
-	/**
-	 * Runs one script call, bounded by the command timeout.
-	 * @param what what the call does, completed with the queue's name
-	 */
-	private List<Object> call(QueueScript script, String what, List<String> keys, List<String> args) {
-		String fullWhat = what + " of queue '" + this.name + "'";
-		return replyOf(fullWhat, this.layout.placed(List.of(new PartitionCall(keys, args)), (placing) -> this.timedScripts
-			.evalAll(fullWhat, placing.stream().map((call) -> call.of(script)).toList())).get(0));
+		return this.calls.replies(script, what + " '" + this.name + "'", calls);
 	}
 
 	/** The arguments of a script that places by id, followed by the partition count it places with. */
@@ -810,63 +583,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		return all;
 	}
 
-	private String count() {
+	String count() {
 		return Integer.toString(this.partitions.count());
-	}
-
-	/**
-	 * Runs one script call per partition; several at once, in one round trip. Each reply is the
-	 * script's value or its failure. A partition that does not answer (killed, failing over) holds
-	 * up the others at most the command timeout, or a third of the visibility timeout if that is
-	 * shorter.
-	 */
-	private List<TimedScripts.Reply> runEach(QueueScript script, String what, List<PartitionCall> calls) {
-		return runEach(script, what, calls, TimedScripts.LateReplies.IGNORED);
-	}
-
-	private List<TimedScripts.Reply> runEach(QueueScript script, String what, List<PartitionCall> calls,
-			TimedScripts.LateReplies late) {
-		List<TimedScripts.Script> scripts = new ArrayList<>(calls.size());
-		for (PartitionCall call : calls) {
-			scripts.add(call.of(script));
-		}
-		return this.timedScripts.evalAll(what, scripts, roundWait(), late);
-	}
-
-	private Duration roundWait() {
-		Duration commandTimeout = this.timedScripts.timeout();
-		return (this.visibilityTimeout.compareTo(commandTimeout.multipliedBy(3)) < 0)
-				? this.visibilityTimeout.dividedBy(3) : commandTimeout;
-	}
-
-	/**
-	 * The value of a script's reply, bulk strings as strings.
-	 * @throws RuntimeException the failure: as Spring Data Redis translated it, or wrapped
-	 */
-	private List<Object> replyOf(String what, TimedScripts.Reply reply) {
-		if (reply.failure() instanceof QueueException failure) {
-			// A check of the partitions that failed already names the queue.
-			throw failure;
-		}
-		List<?> value = (List<?>) this.timedScripts.value(what, reply);
-		List<Object> strings = new ArrayList<>(value.size());
-		for (Object element : value) {
-			strings.add((element instanceof byte[]) ? utf8(element) : element);
-		}
-		return strings;
-	}
-
-	private static String utf8(Object bulk) {
-		return (bulk instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8) : (String) bulk;
-	}
-
-	/** One script call on one partition. */
-	private record PartitionCall(List<String> keys, List<String> args) {
-
-		TimedScripts.Script of(QueueScript script) {
-			return new TimedScripts.Script(script.script(), this.keys, this.args.toArray(String[]::new));
-		}
-
 	}
 
 	private static boolean isOne(Object reply) {
