@@ -102,6 +102,11 @@ final class PartitionCalls {
 		return strings;
 	}
 
+	/** Whether a script answered 1: done, or current. */
+	static boolean isOne(Object reply) {
+		return Long.valueOf(1).equals(reply);
+	}
+
 	static String utf8(Object bulk) {
 		return (bulk instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8) : (String) bulk;
 	}

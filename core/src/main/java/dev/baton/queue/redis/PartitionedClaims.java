@@ -197,7 +197,7 @@ final class PartitionedClaims<T> {
 			idsAndTokens.add(TaskMeta.parse(PartitionCalls.utf8(values.get(i + 2))).token());
 		}
 		this.calls.timedScripts().sendQuietly(new PartitionCall(partition.forSettle(),
-				this.queue.settleArgs(Settlement.HAND_BACK, "", idsAndTokens)).of(QueueScript.SETTLE));
+				this.queue.settlements().settleArgs(Settlement.HAND_BACK, "", idsAndTokens)).of(QueueScript.SETTLE));
 		logger.info("Handed back " + idsAndTokens.size() / 2 + " task(s) of queue '" + this.name
 				+ "' that a claim took after its caller had stopped waiting for Redis");
 	}
@@ -262,7 +262,7 @@ final class PartitionedClaims<T> {
 			catch (JacksonException | IllegalArgumentException ex) {
 				// A poison payload would fail on every delivery: park it at once, with the error.
 				String reason = SafeDeadLetterReason.of(this.deadLetterReason, ex);
-				this.queue.settleTokens(Settlement.DEAD, "Payload cannot be read as " + this.codec.type().getName() + ": " + reason,
+				this.queue.settlements().settleTokens(Settlement.DEAD, "Payload cannot be read as " + this.codec.type().getName() + ": " + reason,
 						partition, List.of(id, meta.token()));
 				this.metrics.unreadable(this.name);
 				// The reason, not the exception's message: that may quote the stored value.

@@ -32,7 +32,6 @@ import dev.baton.observation.TaskSchedulingObservationConvention;
 import io.micrometer.observation.Observation;
 import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.queue.internal.WakeSignal;
-import dev.baton.queue.internal.PartialSettlementException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -71,6 +70,8 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	private final PartitionedClaims<T> claims;
 
+	private final Settlements<T> settlements;
+
 	private final QueueMetrics metrics;
 
 	private final ObservationSettings<TaskSchedulingObservationConvention> observations;
@@ -88,6 +89,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		this.visibilityTimeout = visibilityTimeout;
 		this.wakeChannels = wakeChannels;
 		this.metrics = metrics;
+		this.settlements = new Settlements<>(this, name, this.calls);
 		this.claims = new PartitionedClaims<>(this, name, partitions, this.calls, codec, metrics,
 				PartitionRetention.of(deadLetterRetention, partitions.count()), deadLetterReason);
 	}
@@ -126,7 +128,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 		List<Object> reply = observeScheduling(List.of(checkedId), (trace) -> this.calls.call(QueueScript.SCHEDULE,
 				"schedule task '" + checkedId + "'", this.partitions.forId(checkedId).forSchedule(),
 				placing(mode, trace, checkedId, json, time)));
-		boolean scheduled = isOne(reply.get(0));
+		boolean scheduled = PartitionCalls.isOne(reply.get(0));
 		if (scheduled) {
 			this.metrics.scheduled(this.name, 1);
 		}
@@ -195,7 +197,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 					List<Integer> batch = batches.get(call);
 					for (int i = 0; i < batch.size(); i++) {
 						answered[batch.get(i)] = true;
-						stored[batch.get(i)] = isOne(reply.get(i));
+						stored[batch.get(i)] = PartitionCalls.isOne(reply.get(i));
 					}
 				}
 				catch (RuntimeException ex) {
@@ -255,7 +257,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	@Override
 	public boolean reschedule(String id, Duration delay) {
 		List<String> args = placing(Validate.id(id), Validate.delayMillis(delay));
-		return isOne(this.calls.call(QueueScript.RESCHEDULE, "reschedule task '" + id + "'", this.partitions.forId(id).forReschedule(),
+		return PartitionCalls.isOne(this.calls.call(QueueScript.RESCHEDULE, "reschedule task '" + id + "'", this.partitions.forId(id).forReschedule(),
 				args).get(0));
 	}
 
@@ -272,7 +274,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	@Override
 	public boolean cancel(String id) {
 		String checkedId = Validate.id(id);
-		return isOne(this.calls.call(QueueScript.CANCEL, "cancel task '" + checkedId + "'", this.partitions.forId(checkedId).forCancel(),
+		return PartitionCalls.isOne(this.calls.call(QueueScript.CANCEL, "cancel task '" + checkedId + "'", this.partitions.forId(checkedId).forCancel(),
 				placing(checkedId)).get(0));
 	}
 
@@ -363,24 +365,12 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	@Override
 	public List<Delivery<T>> extendVisibility(Collection<? extends Delivery<T>> deliveries,
 			Duration visibilityTimeout) {
-		String timeoutMillis = Validate.timeoutMillis(visibilityTimeout);
-		if (deliveries.isEmpty()) {
-			return List.of();
-		}
-		Map<QueueKeys, List<RedisDelivery<T>>> byPartition = byPartition(deliveries);
-		List<TimedScripts.Script> scripts = settleCalls(Settlement.EXTEND, timeoutMillis, byPartition).stream()
-			.map((call) -> call.of(QueueScript.SETTLE))
-			.toList();
-		// Bounded well below the visibility timeout, so that a call Redis does not answer is given
-		// up while the deliveries are still safe, and the next extension can try again.
-		Duration bound = Duration.ofMillis(Math.max(visibilityTimeout.toMillis() / 3, 1));
-		String what = "extend the visibility of " + deliveries.size() + " task(s) of queue '" + this.name + "'";
-		return stale(what, byPartition, this.calls.timedScripts().evalAll(what, scripts, bound));
+		return this.settlements.extendVisibility(deliveries, visibilityTimeout);
 	}
 
 	@Override
 	public List<Delivery<T>> acknowledge(Collection<? extends Delivery<T>> deliveries) {
-		return settle(Settlement.ACK, "", deliveries);
+		return this.settlements.settle(Settlement.ACK, "", deliveries);
 	}
 
 	@Override
@@ -395,7 +385,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public void handBack(Collection<? extends Delivery<T>> deliveries) {
-		settle(Settlement.HAND_BACK, "", deliveries);
+		this.settlements.settle(Settlement.HAND_BACK, "", deliveries);
 	}
 
 	@Override
@@ -404,101 +394,13 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 				listener);
 	}
 
+	Settlements<T> settlements() {
+		return this.settlements;
+	}
+
+	/** Settles one delivery; {@code false} if it was stale. */
 	boolean settle(Settlement settlement, String argument, RedisDelivery<T> delivery) {
-		return isOne(settleTokens(settlement, argument, delivery.partition(), List.of(delivery.id(), delivery.token()))
-			.get(0));
-	}
-
-	/** Settles the deliveries, one script call per partition, all at once; returns the stale ones. */
-	private List<Delivery<T>> settle(Settlement settlement, String argument,
-			Collection<? extends Delivery<T>> deliveries) {
-		if (deliveries.isEmpty()) {
-			return List.of();
-		}
-		Map<QueueKeys, List<RedisDelivery<T>>> byPartition = byPartition(deliveries);
-		String what = "settle tasks of queue '" + this.name + "'";
-		return stale(what, byPartition,
-				this.calls.runEach(QueueScript.SETTLE, what, settleCalls(settlement, argument, byPartition)));
-	}
-
-	/** The deliveries by the partition they were claimed from. */
-	private Map<QueueKeys, List<RedisDelivery<T>>> byPartition(Collection<? extends Delivery<T>> deliveries) {
-		Map<QueueKeys, List<RedisDelivery<T>>> byPartition = new LinkedHashMap<>();
-		for (Delivery<T> delivery : deliveries) {
-			if (!(delivery instanceof RedisDelivery<T> redisDelivery) || redisDelivery.queue() != this) {
-				throw new IllegalArgumentException(delivery + " was not claimed from queue '" + this.name + "'");
-			}
-			byPartition.computeIfAbsent(redisDelivery.partition(), (partition) -> new ArrayList<>()).add(redisDelivery);
-		}
-		return byPartition;
-	}
-
-	private List<PartitionCall> settleCalls(Settlement settlement, String argument,
-			Map<QueueKeys, List<RedisDelivery<T>>> byPartition) {
-		List<PartitionCall> calls = new ArrayList<>(byPartition.size());
-		byPartition.forEach((partition, deliveries) -> {
-			List<String> idsAndTokens = new ArrayList<>(deliveries.size() * 2);
-			for (RedisDelivery<T> delivery : deliveries) {
-				idsAndTokens.add(delivery.id());
-				idsAndTokens.add(delivery.token());
-			}
-			calls.add(new PartitionCall(partition.forSettle(), settleArgs(settlement, argument, idsAndTokens)));
-		});
-		return calls;
-	}
-
-	/**
-	 * The deliveries settle.lua answered 0 for, from each partition's reply in the order of
-	 * {@code byPartition}. Each partition counts on its own, so that one failing partition does not
-	 * make the others' settlements look failed.
-	 * @throws PartialSettlementException if some partitions failed and others answered
-	 * @throws RuntimeException the first partition's failure, if every one failed
-	 */
-	private List<Delivery<T>> stale(String what, Map<QueueKeys, List<RedisDelivery<T>>> byPartition,
-			List<TimedScripts.Reply> replies) {
-		List<Delivery<T>> stale = new ArrayList<>();
-		List<Delivery<T>> unsettled = new ArrayList<>();
-		RuntimeException failure = null;
-		int call = 0;
-		for (List<RedisDelivery<T>> deliveries : byPartition.values()) {
-			List<Object> results;
-			try {
-				results = this.calls.replyOf(what, replies.get(call++));
-			}
-			catch (RuntimeException ex) {
-				failure = (failure != null) ? failure : ex;
-				unsettled.addAll(deliveries);
-				continue;
-			}
-			for (int i = 0; i < deliveries.size(); i++) {
-				if (!isOne(results.get(i))) {
-					stale.add(deliveries.get(i));
-				}
-			}
-		}
-		if (failure == null) {
-			return stale;
-		}
-		if (unsettled.size() == byPartition.values().stream().mapToInt(List::size).sum()) {
-			throw failure;
-		}
-		throw new PartialSettlementException("Could not " + what + " on " + unsettled.size() + " task(s) of queue '"
-				+ this.name + "'; the others' partitions answered: " + failure.getMessage(), failure, unsettled, stale);
-	}
-
-	List<Object> settleTokens(Settlement settlement, String argument, QueueKeys partition,
-			List<String> idsAndTokens) {
-		return this.calls.call(QueueScript.SETTLE, "settle tasks", partition.forSettle(),
-				settleArgs(settlement, argument, idsAndTokens));
-	}
-
-	List<String> settleArgs(Settlement settlement, String argument, List<String> idsAndTokens) {
-		List<String> args = new ArrayList<>(idsAndTokens.size() + 2);
-		args.add(settlement.action());
-		// Dead letters carry a reason of bounded length.
-		args.add((settlement == Settlement.DEAD) ? Validate.reason(argument) : argument);
-		args.addAll(idsAndTokens);
-		return args;
+		return this.settlements.settleOne(settlement, argument, delivery);
 	}
 
 	@Override
@@ -552,14 +454,14 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	@Override
 	public boolean redrive(String id) {
 		String checkedId = Validate.id(id);
-		return isOne(this.calls.call(QueueScript.REDRIVE, "redrive task '" + checkedId + "'",
+		return PartitionCalls.isOne(this.calls.call(QueueScript.REDRIVE, "redrive task '" + checkedId + "'",
 				this.partitions.forId(checkedId).forRedrive(), placing(checkedId)).get(0));
 	}
 
 	@Override
 	public boolean purgeDeadLetter(String id) {
 		String checkedId = Validate.id(id);
-		return isOne(this.calls.call(QueueScript.PURGE_DEAD_LETTER, "purge dead letter '" + checkedId + "'",
+		return PartitionCalls.isOne(this.calls.call(QueueScript.PURGE_DEAD_LETTER, "purge dead letter '" + checkedId + "'",
 				this.partitions.forId(checkedId).forPurgeDeadLetter(), placing(checkedId)).get(0));
 	}
 
@@ -585,10 +487,6 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	String count() {
 		return Integer.toString(this.partitions.count());
-	}
-
-	private static boolean isOne(Object reply) {
-		return Long.valueOf(1).equals(reply);
 	}
 
 	@Override
