@@ -65,6 +65,12 @@ final class ClaimPacer {
 	/** The earliest local time a signalled task falls due, as {@link System#nanoTime()}. */
 	private long dueAtNanos = Long.MAX_VALUE;
 
+	/** That task's due time as signalled, Redis time: what a claim must have passed to take it. */
+	private @Nullable Instant dueAtServer;
+
+	/** The Redis clock when the container's last claim ran. */
+	private volatile Instant lastClaimServerTime = Instant.EPOCH;
+
 	/** How far the Redis clock is ahead of this one, as the last claim measured it. */
 	private volatile Duration serverClockAhead = Duration.ZERO;
 
@@ -91,7 +97,10 @@ final class ClaimPacer {
 					this.woken = true;
 				}
 				else if (inNanos > 0) {
-					this.dueAtNanos = Math.min(this.dueAtNanos, System.nanoTime() + inNanos);
+					if (this.dueAtServer == null || at.isBefore(this.dueAtServer)) {
+						this.dueAtServer = at;
+						this.dueAtNanos = System.nanoTime() + inNanos;
+					}
 				}
 				else {
 					this.due.put(dueSignal.channel(), new DueMark(number, at));
@@ -134,10 +143,12 @@ final class ClaimPacer {
 	 * Records what the container's claim measured.
 	 * @param serverClockAhead how far the Redis clock is ahead of this one
 	 * @param roundTrip how long the claim took
+	 * @param serverTime the Redis clock when it ran
 	 */
-	void claimed(Duration serverClockAhead, Duration roundTrip) {
+	void claimed(Duration serverClockAhead, Duration roundTrip, Instant serverTime) {
 		this.serverClockAhead = serverClockAhead;
 		this.claimNanos = roundTrip.toNanos();
+		this.lastClaimServerTime = serverTime;
 	}
 
 	/**
@@ -168,6 +179,9 @@ final class ClaimPacer {
 			long now = System.nanoTime();
 			long pollAt = now + maxIdle.toNanos();
 			long nextDueAt = (nextDueIn != null) ? now + nextDueIn.toNanos() : Long.MAX_VALUE;
+			// The due time a timer stands for, exactly as Redis gave it: converted back from the
+			// local clock it could fall a little before a claim's next due time, and be left out.
+			Instant nextDueServer = (nextDueIn != null) ? this.lastClaimServerTime.plus(nextDueIn) : Instant.MAX;
 			while (active.getAsBoolean()) {
 				long until = Math.min(pollAt, Math.min(nextDueAt, this.dueAtNanos));
 				boolean timed = awaitTrigger(until, active);
@@ -175,7 +189,8 @@ final class ClaimPacer {
 				if (this.woken || !active.getAsBoolean() || (timed && reached == pollAt)) {
 					break;
 				}
-				Instant target = serverAt(reached);
+				Instant target = (reached == this.dueAtNanos && this.dueAtServer != null) ? this.dueAtServer
+						: nextDueServer;
 				Instant nothingDueUntil = timed ? takenPast(target) : takenAfterDueSignals();
 				if (nothingDueUntil == null && peerCount() > 0) {
 					// Woken for due tasks, like the other instances: let the first claim take them.
@@ -190,6 +205,7 @@ final class ClaimPacer {
 				}
 				this.left++;
 				clear();
+				nextDueServer = nothingDueUntil;
 				nextDueAt = nothingDueUntil.equals(Instant.MAX) ? Long.MAX_VALUE
 						: System.nanoTime() + Math.max(0, Duration.between(serverNow(), nothingDueUntil).toNanos());
 			}
@@ -304,15 +320,12 @@ final class ClaimPacer {
 		this.due.clear();
 		if (this.dueAtNanos <= System.nanoTime()) {
 			this.dueAtNanos = Long.MAX_VALUE;
+			this.dueAtServer = null;
 		}
 	}
 
 	private Instant serverNow() {
 		return Instant.now().plus(this.serverClockAhead);
-	}
-
-	private Instant serverAt(long nanoTime) {
-		return serverNow().plusNanos(nanoTime - System.nanoTime());
 	}
 
 	private record DueMark(long number, Instant at) {

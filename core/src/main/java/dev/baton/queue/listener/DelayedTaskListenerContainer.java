@@ -297,7 +297,7 @@ final class DelayedTaskListenerContainer implements DelayedTaskContainer {
 			this.wakeUps.subscribe();
 		}
 		this.pacer.claimed(this.serverClock.measure(sentAt, receivedAt, claim.serverTime()),
-				Duration.between(sentAt, receivedAt));
+				Duration.between(sentAt, receivedAt), claim.serverTime());
 		List<Delivery<Object>> deliveries = this.deliveryLimit.admit(claim.deliveries());
 		this.permits.release(max - deliveries.size());
 		this.held.hold(deliveries, sent + this.settings.visibilityTimeout().toNanos());

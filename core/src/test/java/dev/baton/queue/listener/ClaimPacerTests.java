@@ -77,6 +77,18 @@ class ClaimPacerTests {
 	}
 
 	@Test
+	void aTimerForTheTaskItsOwnClaimSaidIsNextClaimsItWhateverTheClockEstimate() {
+		// The last claim ran now and left a task due in 100 ms; this JVM's estimate of the Redis clock
+		// is 20 ms behind, so the timer, read back on the Redis clock, looks 20 ms early.
+		Instant claimedAt = Instant.now();
+		this.pacer.claimed(Duration.ofMillis(-20), Duration.ofMillis(1), claimedAt);
+		this.pacer.signal(new WakeSignal.Taken(CHANNEL, true, "self", claimedAt, Duration.ofMillis(100)));
+
+		assertThat(waited(Duration.ofMillis(100), Duration.ofSeconds(2))).isLessThan(Duration.ofMillis(1000));
+		assertThat(this.pacer.claimsLeftToOthers()).isZero();
+	}
+
+	@Test
 	void onAQueueOfSeveralPartitionsATimerAlwaysClaims() {
 		ClaimPacer partitioned = new ClaimPacer(() -> 4);
 		partitioned.signal(takenByPeer(Instant.now(), Duration.ofSeconds(10)));
