@@ -23,6 +23,7 @@ import dev.baton.internal.TimedScripts;
 import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.internal.ConsumableQueue.Claim;
+import dev.baton.queue.internal.QueueInput;
 import dev.baton.queue.internal.SafeDeadLetterReason;
 
 /**
@@ -111,8 +112,8 @@ final class PartitionedClaims<T> {
 	 * tasks due are asked for the rest in one more round. Each round is one round trip.
 	 */
 	Claim<T> claim(int max, Duration visibilityTimeout) {
-		int wanted = Math.min(Validate.max(max), CLAIM_BATCH);
-		String timeoutMillis = Validate.timeoutMillis(visibilityTimeout);
+		int wanted = Math.min(QueueInput.max(max), CLAIM_BATCH);
+		String timeoutMillis = Long.toString(QueueInput.timeoutMillis(visibilityTimeout));
 		List<QueueKeys> all = this.partitions.all();
 		int first = Math.floorMod(this.claimRotation.getAndIncrement(), all.size());
 		List<QueueKeys> rotated = new ArrayList<>(all.subList(first, all.size()));

@@ -31,6 +31,7 @@ import dev.baton.observation.TaskSchedulingContext;
 import dev.baton.observation.TaskSchedulingObservationConvention;
 import io.micrometer.observation.Observation;
 import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.internal.QueueInput;
 import dev.baton.queue.internal.WakeSignal;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -114,17 +115,17 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public boolean schedule(String id, T payload, Duration delay) {
-		return scheduleOne("delay", id, payload, Validate.delayMillis(delay));
+		return scheduleOne("delay", id, payload, Long.toString(QueueInput.delayMillis(delay)));
 	}
 
 	@Override
 	public boolean scheduleAt(String id, T payload, Instant dueAt) {
-		return scheduleOne("at", id, payload, Validate.dueAtMillis(dueAt));
+		return scheduleOne("at", id, payload, Long.toString(QueueInput.dueAtMillis(dueAt)));
 	}
 
 	private boolean scheduleOne(String mode, String id, T payload, String time) {
-		String checkedId = Validate.id(id);
-		String json = this.codec.write(checkedId, Validate.payload(payload));
+		String checkedId = QueueInput.id(id);
+		String json = this.codec.write(checkedId, QueueInput.payload(payload));
 		List<Object> reply = observeScheduling(List.of(checkedId), (trace) -> this.calls.call(QueueScript.SCHEDULE,
 				"schedule task '" + checkedId + "'", this.partitions.forId(checkedId).forSchedule(),
 				placing(mode, trace, checkedId, json, time)));
@@ -144,11 +145,11 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 			if (task == null) {
 				throw new IllegalArgumentException("Task must not be null");
 			}
-			String id = (task.id() != null) ? Validate.id(task.id()) : UUID.randomUUID().toString();
+			String id = (task.id() != null) ? QueueInput.id(task.id()) : UUID.randomUUID().toString();
 			identified.add(new NewTask<>(id, task.payload(), task.delay()));
 			triples.add(id);
-			triples.add(this.codec.write(id, Validate.payload(task.payload())));
-			triples.add(Validate.delayMillis(task.delay()));
+			triples.add(this.codec.write(id, QueueInput.payload(task.payload())));
+			triples.add(Long.toString(QueueInput.delayMillis(task.delay())));
 		}
 		List<String> ids = identified.stream().map(NewTask::id).toList();
 		return observeScheduling(ids, (trace) -> scheduleInBatches(identified, triples, trace));
@@ -256,14 +257,14 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public boolean reschedule(String id, Duration delay) {
-		List<String> args = placing(Validate.id(id), Validate.delayMillis(delay));
+		List<String> args = placing(QueueInput.id(id), Long.toString(QueueInput.delayMillis(delay)));
 		return PartitionCalls.isOne(this.calls.call(QueueScript.RESCHEDULE, "reschedule task '" + id + "'", this.partitions.forId(id).forReschedule(),
 				args).get(0));
 	}
 
 	@Override
 	public long advance(@Nullable Duration by) {
-		List<String> args = List.of((by != null) ? Validate.delayMillis(by) : "all");
+		List<String> args = List.of((by != null) ? Long.toString(QueueInput.delayMillis(by)) : "all");
 		long due = 0;
 		for (List<Object> reply : runOnEach(QueueScript.ADVANCE, "advance queue", QueueKeys::forAdvance, args)) {
 			due += (Long) reply.get(0);
@@ -273,14 +274,14 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public boolean cancel(String id) {
-		String checkedId = Validate.id(id);
+		String checkedId = QueueInput.id(id);
 		return PartitionCalls.isOne(this.calls.call(QueueScript.CANCEL, "cancel task '" + checkedId + "'", this.partitions.forId(checkedId).forCancel(),
 				placing(checkedId)).get(0));
 	}
 
 	@Override
 	public Optional<ScheduledTask<T>> find(String id) {
-		String checkedId = Validate.id(id);
+		String checkedId = QueueInput.id(id);
 		List<Object> reply = this.calls.call(QueueScript.FIND, "find task '" + checkedId + "'",
 				this.partitions.forId(checkedId).forFind(), placing(checkedId));
 		if (reply.isEmpty()) {
@@ -292,7 +293,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	@Override
 	public List<ScheduledTask<T>> peek(int max) {
 		List<ScheduledTask<T>> tasks = new ArrayList<>();
-		for (List<Object> reply : readFirst(QueueScript.PEEK, "peek at queue", QueueKeys::forPeek, Validate.readMax(max),
+		for (List<Object> reply : readFirst(QueueScript.PEEK, "peek at queue", QueueKeys::forPeek, QueueInput.readMax(max),
 				false)) {
 			for (int i = 0; i < reply.size(); i += 3) {
 				tasks.add(view((String) reply.get(i), (String) reply.get(i + 1), (String) reply.get(i + 2), false));
@@ -428,7 +429,7 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 	public List<DeadLetter<T>> deadLetters(int max) {
 		List<DeadLetter<T>> deadLetters = new ArrayList<>();
 		for (List<Object> reply : readFirst(QueueScript.DEAD_LETTERS, "read the dead letters of queue",
-				QueueKeys::forDeadLetters, Validate.readMax(max), true)) {
+				QueueKeys::forDeadLetters, QueueInput.readMax(max), true)) {
 			for (int i = 0; i < reply.size(); i += 4) {
 				String[] info = ((String) reply.get(i + 3)).split("\\|", 3);
 				Instant failedAt = Instant.ofEpochMilli((long) Double.parseDouble((String) reply.get(i + 1)));
@@ -453,14 +454,14 @@ final class RedisDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public boolean redrive(String id) {
-		String checkedId = Validate.id(id);
+		String checkedId = QueueInput.id(id);
 		return PartitionCalls.isOne(this.calls.call(QueueScript.REDRIVE, "redrive task '" + checkedId + "'",
 				this.partitions.forId(checkedId).forRedrive(), placing(checkedId)).get(0));
 	}
 
 	@Override
 	public boolean purgeDeadLetter(String id) {
-		String checkedId = Validate.id(id);
+		String checkedId = QueueInput.id(id);
 		return PartitionCalls.isOne(this.calls.call(QueueScript.PURGE_DEAD_LETTER, "purge dead letter '" + checkedId + "'",
 				this.partitions.forId(checkedId).forPurgeDeadLetter(), placing(checkedId)).get(0));
 	}

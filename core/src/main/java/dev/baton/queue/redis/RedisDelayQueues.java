@@ -16,6 +16,7 @@ import dev.baton.queue.DeadLetterRetention;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.PayloadEnvelope;
+import dev.baton.queue.internal.QueueInput;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
@@ -128,7 +129,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	@Override
 	@SuppressWarnings("unchecked")
 	public <T> DelayQueue<T> get(String name, Class<T> payloadType) {
-		Validate.queueName(name);
+		QueueInput.queueName(name);
 		if (payloadType == null) {
 			throw new IllegalArgumentException("Payload type of queue '" + name + "' must not be null");
 		}
@@ -184,7 +185,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	 * leaves every instance refusing to write to the queue until it is asked for again
 	 */
 	public void changePartitions(String name, int partitions) {
-		Validate.queueName(name);
+		QueueInput.queueName(name);
 		// Checks the bounds, naming the queue.
 		new QueuePartitions(this.keyPrefix, name, partitions);
 		PartitionLayout.change(this.timedScripts, this.keyPrefix, name, partitions);
@@ -276,7 +277,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder visibilityTimeout(Duration visibilityTimeout) {
-			Validate.timeoutMillis(visibilityTimeout);
+			QueueInput.timeoutMillis(visibilityTimeout);
 			this.visibilityTimeout = visibilityTimeout;
 			return this;
 		}

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Map;
 
 import dev.baton.queue.Delivery;
+import dev.baton.queue.internal.QueueInput;
 
 /**
  * One delivery of a task, identified by the token the claim script gave it.
@@ -81,7 +82,7 @@ final class RedisDelivery<T> implements Delivery<T> {
 
 	@Override
 	public boolean retry(Duration delay) {
-		return this.queue.settle(Settlement.RETRY, Validate.delayMillis(delay), this);
+		return this.queue.settle(Settlement.RETRY, Long.toString(QueueInput.delayMillis(delay)), this);
 	}
 
 	@Override
@@ -94,7 +95,7 @@ final class RedisDelivery<T> implements Delivery<T> {
 
 	@Override
 	public boolean extendVisibility(Duration timeout) {
-		return this.queue.settle(Settlement.EXTEND, Validate.timeoutMillis(timeout), this);
+		return this.queue.settle(Settlement.EXTEND, Long.toString(QueueInput.timeoutMillis(timeout)), this);
 	}
 
 	@Override

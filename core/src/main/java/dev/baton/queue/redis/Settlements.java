@@ -10,6 +10,7 @@ import java.util.Map;
 import dev.baton.internal.TimedScripts;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.internal.PartialSettlementException;
+import dev.baton.queue.internal.QueueInput;
 
 /**
  * Settles and extends a queue's deliveries: one script call per partition, all at once, each
@@ -34,7 +35,7 @@ final class Settlements<T> {
 	/** Extends the deliveries' visibility; returns those Redis found stale. */
 	List<Delivery<T>> extendVisibility(Collection<? extends Delivery<T>> deliveries,
 			Duration visibilityTimeout) {
-		String timeoutMillis = Validate.timeoutMillis(visibilityTimeout);
+		String timeoutMillis = Long.toString(QueueInput.timeoutMillis(visibilityTimeout));
 		if (deliveries.isEmpty()) {
 			return List.of();
 		}
@@ -141,7 +142,7 @@ final class Settlements<T> {
 		List<String> args = new ArrayList<>(idsAndTokens.size() + 2);
 		args.add(settlement.action());
 		// Dead letters carry a reason of bounded length.
-		args.add((settlement == Settlement.DEAD) ? Validate.reason(argument) : argument);
+		args.add((settlement == Settlement.DEAD) ? QueueInput.reason(argument) : argument);
 		args.addAll(idsAndTokens);
 		return args;
 	}

@@ -16,6 +16,7 @@ import dev.baton.queue.NewTask;
 import dev.baton.queue.QueueStats;
 import dev.baton.queue.ScheduledTask;
 import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.internal.QueueInput;
 import dev.baton.queue.internal.WakeSignal;
 import dev.baton.test.queue.QueueState.Claimed;
 import dev.baton.test.queue.QueueState.NewEntry;
@@ -74,15 +75,15 @@ final class InMemoryDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public boolean schedule(String id, T payload, Duration delay) {
-		String checkedId = Checks.id(id);
-		return this.state.schedule(List.of(new NewEntry(checkedId, write(checkedId, payload), Checks.delayMillis(delay),
+		String checkedId = QueueInput.id(id);
+		return this.state.schedule(List.of(new NewEntry(checkedId, write(checkedId, payload), QueueInput.delayMillis(delay),
 				null))).get(0);
 	}
 
 	@Override
 	public boolean scheduleAt(String id, T payload, Instant dueAt) {
-		String checkedId = Checks.id(id);
-		return this.state.schedule(List.of(new NewEntry(checkedId, write(checkedId, payload), 0, Checks.dueAt(dueAt))))
+		String checkedId = QueueInput.id(id);
+		return this.state.schedule(List.of(new NewEntry(checkedId, write(checkedId, payload), 0, Instant.ofEpochMilli(QueueInput.dueAtMillis(dueAt)))))
 			.get(0);
 	}
 
@@ -94,8 +95,8 @@ final class InMemoryDelayQueue<T> implements ConsumableQueue<T> {
 			if (task == null) {
 				throw new IllegalArgumentException("Task must not be null");
 			}
-			String id = (task.id() != null) ? Checks.id(task.id()) : UUID.randomUUID().toString();
-			entries.add(new NewEntry(id, write(id, task.payload()), Checks.delayMillis(task.delay()), null));
+			String id = (task.id() != null) ? QueueInput.id(task.id()) : UUID.randomUUID().toString();
+			entries.add(new NewEntry(id, write(id, task.payload()), QueueInput.delayMillis(task.delay()), null));
 		}
 		List<Boolean> scheduled = this.state.schedule(entries);
 		List<String> ids = new ArrayList<>();
@@ -109,23 +110,23 @@ final class InMemoryDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public boolean reschedule(String id, Duration delay) {
-		return this.state.reschedule(Checks.id(id), Checks.delayMillis(delay));
+		return this.state.reschedule(QueueInput.id(id), QueueInput.delayMillis(delay));
 	}
 
 	@Override
 	public boolean cancel(String id) {
-		return this.state.cancel(Checks.id(id));
+		return this.state.cancel(QueueInput.id(id));
 	}
 
 	@Override
 	public Optional<ScheduledTask<T>> find(String id) {
-		Stored task = this.state.find(Checks.id(id));
+		Stored task = this.state.find(QueueInput.id(id));
 		return Optional.ofNullable(task).map(this::view);
 	}
 
 	@Override
 	public List<ScheduledTask<T>> peek(int max) {
-		return this.state.peek(Checks.readMax(max)).stream().map(this::view).toList();
+		return this.state.peek(QueueInput.readMax(max)).stream().map(this::view).toList();
 	}
 
 	private ScheduledTask<T> view(Stored task) {
@@ -141,7 +142,7 @@ final class InMemoryDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public Claim<T> claim(int max, Duration visibilityTimeout) {
-		Claimed claimed = this.state.claim(Checks.max(max), Checks.timeoutMillis(visibilityTimeout));
+		Claimed claimed = this.state.claim(QueueInput.max(max), QueueInput.timeoutMillis(visibilityTimeout));
 		List<Delivery<T>> deliveries = new ArrayList<>(claimed.tasks().size());
 		for (Stored task : claimed.tasks()) {
 			T payload;
@@ -166,7 +167,7 @@ final class InMemoryDelayQueue<T> implements ConsumableQueue<T> {
 	@Override
 	public List<Delivery<T>> extendVisibility(Collection<? extends Delivery<T>> deliveries,
 			Duration visibilityTimeout) {
-		return settleAll(Settlement.EXTEND, Long.toString(Checks.timeoutMillis(visibilityTimeout)), deliveries);
+		return settleAll(Settlement.EXTEND, Long.toString(QueueInput.timeoutMillis(visibilityTimeout)), deliveries);
 	}
 
 	@Override
@@ -193,7 +194,7 @@ final class InMemoryDelayQueue<T> implements ConsumableQueue<T> {
 			}
 			ours.add(inMemory);
 		}
-		String stored = (settlement == Settlement.DEAD) ? Checks.reason(argument) : argument;
+		String stored = (settlement == Settlement.DEAD) ? QueueInput.reason(argument) : argument;
 		List<Boolean> current = this.state.settle(settlement, stored,
 				ours.stream().map(InMemoryDelivery::token).toList());
 		List<Delivery<T>> stale = new ArrayList<>();
@@ -215,7 +216,7 @@ final class InMemoryDelayQueue<T> implements ConsumableQueue<T> {
 		if (by != null && by.isNegative()) {
 			throw new IllegalArgumentException("Duration to advance by must not be negative, was " + by);
 		}
-		return this.state.advance((by != null) ? Checks.delayMillis(by) : null);
+		return this.state.advance((by != null) ? QueueInput.delayMillis(by) : null);
 	}
 
 	@Override
@@ -225,7 +226,7 @@ final class InMemoryDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public List<DeadLetter<T>> deadLetters(int max) {
-		return this.state.deadLetters(Checks.readMax(max)).stream().map((dead) -> {
+		return this.state.deadLetters(QueueInput.readMax(max)).stream().map((dead) -> {
 			T payload = readOrNull(dead.json());
 			return new DeadLetter<>(dead.id(), payload, dead.attempts(), dead.reason(), dead.failedAt(),
 					(payload != null) ? null : dead.json());
@@ -234,17 +235,17 @@ final class InMemoryDelayQueue<T> implements ConsumableQueue<T> {
 
 	@Override
 	public boolean redrive(String id) {
-		return this.state.redrive(Checks.id(id));
+		return this.state.redrive(QueueInput.id(id));
 	}
 
 	@Override
 	public boolean purgeDeadLetter(String id) {
-		return this.state.purge(Checks.id(id));
+		return this.state.purge(QueueInput.id(id));
 	}
 
 	/** The payload as JSON, as the Redis queue stores it. */
 	private String write(String id, T payload) {
-		Checks.payload(payload);
+		QueueInput.payload(payload);
 		try {
 			return this.jsonMapper.writeValueAsString(payload);
 		}

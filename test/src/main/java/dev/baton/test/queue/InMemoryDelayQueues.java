@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
+import dev.baton.queue.internal.QueueInput;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -119,7 +120,7 @@ public final class InMemoryDelayQueues implements DelayQueues {
 	@Override
 	@SuppressWarnings("unchecked")
 	public <T> DelayQueue<T> get(String name, Class<T> payloadType) {
-		Checks.queueName(name);
+		QueueInput.queueName(name);
 		if (payloadType == null) {
 			throw new IllegalArgumentException("Payload type of queue '" + name + "' must not be null");
 		}
@@ -143,7 +144,7 @@ public final class InMemoryDelayQueues implements DelayQueues {
 		if (by == null || by.isNegative()) {
 			throw new IllegalArgumentException("Duration to advance by must not be null or negative, was " + by);
 		}
-		long millis = Checks.delayMillis(by);
+		long millis = QueueInput.delayMillis(by);
 		return this.states.values().stream().mapToLong((state) -> state.advance(millis)).sum();
 	}
 

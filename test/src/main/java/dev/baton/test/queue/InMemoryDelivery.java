@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 import dev.baton.queue.Delivery;
+import dev.baton.queue.internal.QueueInput;
 import dev.baton.test.queue.QueueState.Settlement;
 import dev.baton.test.queue.QueueState.Stored;
 
@@ -67,7 +68,7 @@ final class InMemoryDelivery<T> implements Delivery<T> {
 
 	@Override
 	public boolean retry(Duration delay) {
-		return this.queue.settle(Settlement.RETRY, Long.toString(Checks.delayMillis(delay)), this);
+		return this.queue.settle(Settlement.RETRY, Long.toString(QueueInput.delayMillis(delay)), this);
 	}
 
 	@Override
@@ -80,7 +81,7 @@ final class InMemoryDelivery<T> implements Delivery<T> {
 
 	@Override
 	public boolean extendVisibility(Duration timeout) {
-		return this.queue.settle(Settlement.EXTEND, Long.toString(Checks.timeoutMillis(timeout)), this);
+		return this.queue.settle(Settlement.EXTEND, Long.toString(QueueInput.timeoutMillis(timeout)), this);
 	}
 
 	@Override

@@ -1,4 +1,4 @@
-package dev.baton.queue.redis;
+package dev.baton.queue.internal;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -8,17 +8,18 @@ import dev.baton.queue.DelayQueue;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Checks arguments before anything is written, with messages that name the problem.
+ * Checks the arguments of {@link DelayQueue} calls before anything is written, with messages
+ * that name the problem: one set of rules for every implementation (Redis, in memory).
  */
-final class Validate {
+public final class QueueInput {
 
 	/** The longest task id, and queue name, accepted. */
-	static final int MAX_ID_LENGTH = 256;
+	public static final int MAX_ID_LENGTH = 256;
 
-	private Validate() {
+	private QueueInput() {
 	}
 
-	static String queueName(@Nullable String name) {
+	public static String queueName(@Nullable String name) {
 		if (name == null || name.isBlank()) {
 			throw new IllegalArgumentException("Queue name must not be blank");
 		}
@@ -34,7 +35,7 @@ final class Validate {
 		return name;
 	}
 
-	static String id(@Nullable String id) {
+	public static String id(@Nullable String id) {
 		if (id == null || id.isBlank()) {
 			throw new IllegalArgumentException("Task id must not be blank");
 		}
@@ -67,10 +68,10 @@ final class Validate {
 	}
 
 	/** The longest dead-letter reason stored; a stack of nested causes can run to hundreds of kilobytes. */
-	static final int MAX_REASON_LENGTH = 4096;
+	public static final int MAX_REASON_LENGTH = 4096;
 
 	/** A dead-letter reason as stored: cut to {@value #MAX_REASON_LENGTH} characters, saying so. */
-	static String reason(String reason) {
+	public static String reason(String reason) {
 		if (reason.length() <= MAX_REASON_LENGTH) {
 			return reason;
 		}
@@ -81,14 +82,14 @@ final class Validate {
 		return reason.substring(0, end) + "... (cut, " + reason.length() + " characters)";
 	}
 
-	static <T> T payload(@Nullable T payload) {
+	public static <T> T payload(@Nullable T payload) {
 		if (payload == null) {
 			throw new IllegalArgumentException("Payload must not be null");
 		}
 		return payload;
 	}
 
-	static String delayMillis(@Nullable Duration delay) {
+	public static long delayMillis(@Nullable Duration delay) {
 		if (delay == null || delay.isNegative()) {
 			throw new IllegalArgumentException("Delay must not be null or negative, was " + delay);
 		}
@@ -96,10 +97,10 @@ final class Validate {
 			throw new IllegalArgumentException("Delay must be at most " + DelayQueue.MAX_DELAY.toDays()
 					+ " days (DelayQueue.MAX_DELAY), was " + delay);
 		}
-		return Long.toString(delay.toMillis());
+		return delay.toMillis();
 	}
 
-	static String dueAtMillis(@Nullable Instant dueAt) {
+	public static long dueAtMillis(@Nullable Instant dueAt) {
 		if (dueAt == null) {
 			throw new IllegalArgumentException("Due time must not be null");
 		}
@@ -108,10 +109,10 @@ final class Validate {
 					"Due time must be at most " + DelayQueue.MAX_DUE_AT + " (DelayQueue.MAX_DUE_AT), was " + dueAt);
 		}
 		// Before 1970 is as due as 1970, and keeps every stored time a non-negative integer.
-		return Long.toString(dueAt.isBefore(Instant.EPOCH) ? 0 : dueAt.toEpochMilli());
+		return dueAt.isBefore(Instant.EPOCH) ? 0 : dueAt.toEpochMilli();
 	}
 
-	static String timeoutMillis(@Nullable Duration timeout) {
+	public static long timeoutMillis(@Nullable Duration timeout) {
 		if (timeout == null || timeout.toMillis() < 1) {
 			throw new IllegalArgumentException(
 					"Visibility timeout must be at least 1ms (Redis keeps it in milliseconds), was " + timeout);
@@ -120,10 +121,10 @@ final class Validate {
 			throw new IllegalArgumentException("Visibility timeout must be at most "
 					+ DelayQueue.MAX_VISIBILITY_TIMEOUT.toHours() + "h (DelayQueue.MAX_VISIBILITY_TIMEOUT), was " + timeout);
 		}
-		return Long.toString(timeout.toMillis());
+		return timeout.toMillis();
 	}
 
-	static int max(int max) {
+	public static int max(int max) {
 		if (max <= 0) {
 			throw new IllegalArgumentException("Maximum number of tasks must be positive, was " + max);
 		}
@@ -131,7 +132,7 @@ final class Validate {
 	}
 
 	/** The limit of a read that returns payloads ({@code peek}, {@code deadLetters}). */
-	static int readMax(int max) {
+	public static int readMax(int max) {
 		if (max(max) > DelayQueue.MAX_PEEK) {
 			throw new IllegalArgumentException("Maximum number of tasks to read must be at most " + DelayQueue.MAX_PEEK
 					+ " (DelayQueue.MAX_PEEK), was " + max);
