@@ -137,21 +137,6 @@ public class BatonQueueProperties {
 		this.visibilityTimeout = visibilityTimeout;
 	}
 
-	/**
-	 * The visibility timeout of queues that do not set their own, checked before the queue engine
-	 * takes it, so that a value out of range fails naming the property.
-	 * @return the timeout
-	 * @throws InvalidQueueSettingException naming {@code baton.queue.visibility-timeout} if it is
-	 * below 1 ms
-	 */
-	public Duration defaultVisibilityTimeout() {
-		if (this.visibilityTimeout.toMillis() < 1) {
-			throw new InvalidQueueSettingException("baton.queue.visibility-timeout",
-					"must be at least 1ms (Redis keeps it in milliseconds), was " + this.visibilityTimeout);
-		}
-		return this.visibilityTimeout;
-	}
-
 	public int getMaxAttempts() {
 		return this.maxAttempts;
 	}
@@ -220,35 +205,6 @@ public class BatonQueueProperties {
 		this.queues = queues;
 	}
 
-	/**
-	 * The settings of one queue: its own where configured, otherwise the defaults.
-	 * @param name the queue name
-	 * @return the settings
-	 * @throws IllegalArgumentException naming the queue if the settings are inconsistent
-	 */
-	public ListenerSettings settings(String name) {
-		Queue queue = this.queues.getOrDefault(name, new Queue());
-		Backoff.Override backoff = queue.getBackoff();
-		try {
-			return new ListenerSettings(or(queue.getMaxAttempts(), this.maxAttempts),
-					new BackoffPolicy(or(backoff.getInitial(), this.backoff.getInitial()),
-							or(backoff.getMultiplier(), this.backoff.getMultiplier()),
-							or(backoff.getMax(), this.backoff.getMax())),
-					or(queue.getVisibilityTimeout(), this.visibilityTimeout), or(queue.getBatchSize(), this.batchSize),
-					or(queue.getPrefetch(), this.prefetch), or(queue.getClaimAhead(), this.claimAhead),
-					or(queue.getMaxIdlePoll(), this.maxIdlePoll), or(queue.getShutdownTimeout(), this.shutdownTimeout),
-					or(queue.getMaxDeliveries(), this.maxDeliveries));
-		}
-		catch (InvalidListenerSettingException ex) {
-			String prefix = (queue.isSet(ex.getSetting())) ? "baton.queue.queues." + name + "." : "baton.queue.";
-			throw new InvalidQueueSettingException(name, prefix + ex.getSetting(), ex.getProblem(), ex);
-		}
-		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException(
-					"Invalid baton.queue settings for queue '" + name + "': " + ex.getMessage(), ex);
-		}
-	}
-
 	public DeadLetterRetention getDeadLetterRetention() {
 		return this.deadLetterRetention;
 	}
@@ -259,67 +215,6 @@ public class BatonQueueProperties {
 
 	public void setStrictPayloads(boolean strictPayloads) {
 		this.strictPayloads = strictPayloads;
-	}
-
-	/**
-	 * Whether one queue reads its payloads strictly: its own setting where configured, otherwise
-	 * the default.
-	 * @param name the queue name
-	 * @return whether payloads are read strictly
-	 */
-	public boolean strictPayloads(String name) {
-		Queue queue = this.queues.get(name);
-		return or((queue != null) ? queue.getStrictPayloads() : null, this.strictPayloads);
-	}
-
-	/**
-	 * The retention of one queue's dead letters: its own where configured, otherwise the default.
-	 * @param name the queue name
-	 * @return the retention
-	 * @throws IllegalArgumentException naming the property if the retention is out of range
-	 */
-	public dev.baton.queue.DeadLetterRetention deadLetterRetention(String name) {
-		Queue queue = this.queues.get(name);
-		DeadLetterRetention own = (queue != null) ? queue.getDeadLetterRetention() : null;
-		try {
-			return new dev.baton.queue.DeadLetterRetention(
-					or((own != null) ? own.maxCount : null, this.deadLetterRetention.getMaxCount()),
-					or((own != null) ? own.maxAge : null, this.deadLetterRetention.getMaxAge()));
-		}
-		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("Invalid baton.queue settings for queue '" + name + "': " + ex.getMessage(),
-					ex);
-		}
-	}
-
-	/**
-	 * The concurrency configured for one queue, which replaces its handler's own.
-	 * @param name the queue name
-	 * @return the concurrency, or {@code null} to keep the handler's
-	 */
-	public @Nullable Integer concurrency(String name) {
-		Queue queue = this.queues.get(name);
-		return (queue != null) ? queue.getConcurrency() : null;
-	}
-
-	/**
-	 * How many partitions one queue is spread over.
-	 * @param name the queue name
-	 * @return the partitions, 1 unless configured
-	 * @throws InvalidQueueSettingException naming the property if the count is out of range
-	 */
-	public int partitions(String name) {
-		Queue queue = this.queues.get(name);
-		int partitions = (queue != null && queue.getPartitions() != null) ? queue.getPartitions() : 1;
-		if (partitions < 1 || partitions > RedisDelayQueues.MAX_PARTITIONS) {
-			throw new InvalidQueueSettingException(name, "baton.queue.queues." + name + ".partitions",
-					"must be between 1 and " + RedisDelayQueues.MAX_PARTITIONS + ", was " + partitions, null);
-		}
-		return partitions;
-	}
-
-	private static <V> V or(@Nullable V value, V fallback) {
-		return (value != null) ? value : fallback;
 	}
 
 	/**
@@ -353,6 +248,16 @@ public class BatonQueueProperties {
 
 		public void setMaxAge(@Nullable Duration maxAge) {
 			this.maxAge = maxAge;
+		}
+
+		/** The count as set, or {@code null}: a queue's own retention falls back to the default. */
+		@Nullable Integer maxCountOrNull() {
+			return this.maxCount;
+		}
+
+		/** The age as set, or {@code null}. */
+		@Nullable Duration maxAgeOrNull() {
+			return this.maxAge;
 		}
 
 	}

@@ -36,14 +36,15 @@ class DelayQueuesConfiguration {
 			BatonQueueProperties properties, BeanFactory beanFactory,
 			ObjectProvider<DelayedTaskListenerRegistry> listenerRegistry,
 			ObjectProvider<RedisDelayQueuesBuilderCustomizer> customizers) {
+		QueueSettings settings = new QueueSettings(properties);
 		RedisDelayQueues.Builder builder = RedisDelayQueues
 			.builder(connectionFactory, jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()))
 			.keyPrefix(properties.getKeyPrefix())
-			.visibilityTimeout(properties.defaultVisibilityTimeout())
+			.visibilityTimeout(settings.defaultVisibilityTimeout())
 			.commandTimeout(properties.getCommandTimeout())
-			.deadLetterRetention(properties::deadLetterRetention)
-			.strictPayloads(properties::strictPayloads)
-			.partitions(properties::partitions)
+			.deadLetterRetention(settings::deadLetterRetention)
+			.strictPayloads(settings::strictPayloads)
+			.partitions(settings::partitions)
 			.maxPayloadSize(maxPayloadSize(properties))
 			// Declared or consumed queues get meters; dynamic names leave nothing behind.
 			.knownQueues((name) -> beanFactory.containsBean(DelayQueueBeanRegistrar.beanName(name))

@@ -44,8 +44,9 @@ class DelayedTaskListenerConfiguration {
 	@Bean
 	DelayedTaskListenerRegistryBuilderCustomizer delayedTaskListenerPropertiesCustomizer(
 			BatonQueueProperties properties, Environment environment) {
-		return (builder) -> builder.settings(properties::settings)
-			.concurrency(properties::concurrency)
+		QueueSettings settings = new QueueSettings(properties);
+		return (builder) -> builder.settings(settings::settings)
+			.concurrency(settings::concurrency)
 			.virtualThreads(Threading.VIRTUAL.isActive(environment))
 			.shutdownPhaseTimeout(Binder.get(environment)
 				.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)

@@ -234,7 +234,7 @@ class BatonQueueAutoConfigurationTests {
 					"baton.queue.max-deliveries=12", "baton.queue.queues.orders.max-deliveries=20",
 					"baton.queue.queues.orders.payload-type=java.lang.Long")
 			.run((context) -> {
-				BatonQueueProperties properties = context.getBean(BatonQueueProperties.class);
+				QueueSettings properties = new QueueSettings(context.getBean(BatonQueueProperties.class));
 				ListenerSettings orders = properties.settings("orders");
 				assertThat(orders.maxAttempts()).isEqualTo(7);
 				assertThat(orders.visibilityTimeout()).isEqualTo(Duration.ofMinutes(1));
@@ -438,7 +438,7 @@ class BatonQueueAutoConfigurationTests {
 					"baton.queue.queues.orders.dead-letter-retention.max-count=2",
 					"baton.queue.queues.orders.payload-type=java.lang.String")
 			.run((context) -> {
-				BatonQueueProperties properties = context.getBean(BatonQueueProperties.class);
+				QueueSettings properties = new QueueSettings(context.getBean(BatonQueueProperties.class));
 				assertThat(properties.deadLetterRetention("orders"))
 					.isEqualTo(new dev.baton.queue.DeadLetterRetention(2, Duration.ofDays(7)));
 				assertThat(properties.deadLetterRetention("other"))
@@ -448,7 +448,7 @@ class BatonQueueAutoConfigurationTests {
 
 	@Test
 	void unsetPropertiesAreTheDefaultsOfTheCore() {
-		BatonQueueProperties properties = new BatonQueueProperties();
+		QueueSettings properties = new QueueSettings(new BatonQueueProperties());
 
 		assertThat(properties.settings("any")).isEqualTo(ListenerSettings.DEFAULTS);
 		assertThat(properties.deadLetterRetention("any")).isEqualTo(dev.baton.queue.DeadLetterRetention.DEFAULT);
