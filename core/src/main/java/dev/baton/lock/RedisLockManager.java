@@ -10,7 +10,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 
 import dev.baton.internal.Durations;
 import dev.baton.internal.Names;
@@ -19,7 +18,6 @@ import dev.baton.internal.PrimarySwitchWatch;
 import dev.baton.lock.LockCommands.Released;
 import dev.baton.lock.spi.LockBackend;
 import dev.baton.lock.spi.ThreadOwnedLock;
-import dev.baton.lock.LockWaiters.HandOff;
 import dev.baton.observation.BatonObservation;
 import dev.baton.observation.DefaultLockAcquisitionObservationConvention;
 import dev.baton.observation.LockAcquisitionContext;
@@ -225,7 +223,8 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 					() -> new LockAcquisitionContext(request.name(), tag), this.observations.registry())
 			.start();
 		try {
-			Attempt attempt = new Attempt(request, keys, waitNanos);
+			LockAttempt attempt = new LockAttempt(this, this.commands, this.held, this.leaseTime, nextOwner(), request, keys,
+					waitNanos);
 			// A newcomer that may wait gets in line behind this JVM's waiters instead of barging.
 			boolean inLine = waitNanos > 0 && this.waiters.isAwaited(keys.channel());
 			RedisLockLease lease = inLine ? null : attempt.first();
@@ -384,7 +383,7 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 	}
 
 	/** How long a lock's fence key outlives a lease of {@code leaseMillis}. */
-	private static long fenceMillis(long leaseMillis) {
+	static long fenceMillis(long leaseMillis) {
 		return leaseMillis + FENCE_MEMORY.toMillis();
 	}
 
@@ -496,138 +495,6 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 		this.releaseRetries.close();
 		this.waiters.close();
 		this.commands.close();
-	}
-
-	/** Attempts to take a lock, remembering when to try again. */
-	private final class Attempt implements LockWaiters.Attempt {
-
-		private final LockRequest request;
-
-		private final LockKeys keys;
-
-		private final long waitNanos;
-
-		/**
-		 * One owner id for every command of this acquisition, so that a command run twice (sent
-		 * again after a reconnect) or an earlier attempt whose reply was lost is recognised as its own.
-		 */
-		private final String owner = nextOwner();
-
-		private long retryInMillis;
-
-		Attempt(LockRequest request, LockKeys keys, long waitNanos) {
-			this.request = request;
-			this.keys = keys;
-			this.waitNanos = waitNanos;
-		}
-
-		/**
-		 * The first attempt: takes a free lock in one plain command, leaving its fencing token until
-		 * it is asked for. A lock that is taken is left to the waiters' attempts, which mark it
-		 * awaited and learn when its lease runs out.
-		 */
-		@Nullable RedisLockLease first() {
-			if (!RedisLockManager.this.commands.takesWithoutScript()) {
-				return attempt();
-			}
-			long leaseMillis = leaseMillis();
-			long sentAt = System.nanoTime();
-			LockCommands commands = RedisLockManager.this.commands;
-			boolean taken = acquiring(() -> commands.take(this.keys, this.owner, leaseMillis)
-					// Refused, and nobody asks again: tell a replay of a SET that took it from a holder.
-					|| (this.waitNanos == 0 && commands.isHeldBy(this.keys, this.owner)));
-			return taken ? granted(0, sentAt, leaseMillis) : null;
-		}
-
-		@Override
-		public @Nullable RedisLockLease attempt() {
-			long leaseMillis = leaseMillis();
-			long waitingMillis = (this.waitNanos > 0) ? LockWaiters.MAX_WAIT_STEP_MILLIS * 2 : 0;
-			long sentAt = System.nanoTime();
-			long result = acquiring(() -> RedisLockManager.this.commands.acquire(this.keys, this.owner, leaseMillis,
-					fenceMillis(leaseMillis), waitingMillis));
-			if (result <= 0) {
-				this.retryInMillis = -result;
-				return null;
-			}
-			return granted(result, sentAt, leaseMillis);
-		}
-
-		/** Sends an acquisition, releasing quietly what it may have taken if no reply came. */
-		private <T> T acquiring(Supplier<T> call) {
-			try {
-				return call.get();
-			}
-			catch (LockUnavailableException ex) {
-				// The lock may have been taken for us without a reply reaching us.
-				RedisLockManager.this.commands.releaseQuietly(this.keys, this.owner);
-				throw ex;
-			}
-		}
-
-		@Override
-		public HandOff takeOver(RedisLockLease holder) {
-			RedisLockLease passed = holder.passTo(this.request);
-			if (passed != null) {
-				return HandOff.to(tracked(passed));
-			}
-			long leaseMillis = leaseMillis();
-			long sentAt = System.nanoTime();
-			long token;
-			try {
-				token = RedisLockManager.this.commands.handOff(this.keys, holder.owner(), this.owner, leaseMillis,
-						fenceMillis(leaseMillis));
-			}
-			catch (LockUnavailableException ex) {
-				// Either owner may hold the lock now: neither may keep it for a lease.
-				RedisLockManager.this.commands.releaseQuietly(this.keys, this.owner);
-				RedisLockManager.this.commands.releaseQuietly(this.keys, holder.owner());
-				throw ex;
-			}
-			if (token == LockCommands.UNREPLICATED) {
-				undoUnreplicatedHandOff();
-				return HandOff.REFUSED;
-			}
-			return (token > 0) ? HandOff.to(granted(token, sentAt, leaseMillis)) : HandOff.LOST;
-		}
-
-		/**
-		 * Deletes a hand-off to this waiter that fewer replicas than required have, before the waiter
-		 * asks Redis again: nobody may start holding a lock that a failover could give away. Its next
-		 * attempt acquires with acknowledgement, under the same owner id.
-		 */
-		private void undoUnreplicatedHandOff() {
-			try {
-				RedisLockManager.this.commands.release(this.keys, this.owner);
-			}
-			catch (LockUnavailableException ex) {
-				// Still held for this owner: the waiter's next attempt finds it and waits for the replicas.
-				logger.warn("Could not undo the unreplicated hand-off of lock '" + this.keys.name() + "': "
-						+ ex.getMessage());
-			}
-		}
-
-		private long leaseMillis() {
-			Duration requested = this.request.leaseTime();
-			return Math.max(((requested != null) ? requested : RedisLockManager.this.leaseTime).toMillis(), 1);
-		}
-
-		/** The lease of an acquisition that Redis granted to this attempt's owner. */
-		private RedisLockLease granted(long fencingToken, long sentAt, long leaseMillis) {
-			return tracked(new RedisLockLease(RedisLockManager.this, this.request, this.keys, this.owner, fencingToken,
-					LockCommands.RESERVED_TOKENS, sentAt, TimeUnit.MILLISECONDS.toNanos(leaseMillis)));
-		}
-
-		private RedisLockLease tracked(RedisLockLease lease) {
-			RedisLockManager.this.held.add(lease);
-			return lease;
-		}
-
-		@Override
-		public long retryInMillis() {
-			return this.retryInMillis;
-		}
-
 	}
 
 	/** Builds a {@link RedisLockManager}. */
