@@ -106,16 +106,19 @@ final class ClaimPacer {
 					this.due.put(dueSignal.channel(), new DueMark(number, at));
 				}
 			}
-			else if (signal instanceof WakeSignal.Taken takenSignal) {
-				// Its own claims count too: a claim after a due signal took that task.
+			else if (signal instanceof WakeSignal.Taken takenSignal && !takenSignal.own()) {
+				// Only other instances' claims: this container learns what its own took from their
+				// replies (a lone consumer left a task waiting for its idle poll when it counted its
+				// own claims here; found by the contract suite, cause not pinned down).
 				this.taken.put(takenSignal.channel(), new TakenMark(number, takenSignal));
-				if (!takenSignal.own()) {
-					this.peers.put(takenSignal.claimer(), System.nanoTime());
-					if (takenSignal.nextDueIn() != null && takenSignal.nextDueIn().isZero()) {
-						// It left tasks due: this instance claims too.
-						this.woken = true;
-					}
+				this.peers.put(takenSignal.claimer(), System.nanoTime());
+				if (takenSignal.nextDueIn() != null && takenSignal.nextDueIn().isZero()) {
+					// It left tasks due: this instance claims too.
+					this.woken = true;
 				}
+			}
+			else if (signal instanceof WakeSignal.Taken) {
+				// This container's own claim: its reply said what it took.
 			}
 			else {
 				this.woken = true;

@@ -45,6 +45,15 @@ class ClaimPacerTests {
 	}
 
 	@Test
+	void itsOwnClaimsNeverLeaveATaskToItself() {
+		this.pacer.signal(due(Duration.ZERO));
+		this.pacer.signal(new WakeSignal.Taken(CHANNEL, true, "self", Instant.now(), Duration.ofSeconds(10)));
+
+		assertThat(waited(null, Duration.ofSeconds(5))).isLessThan(Duration.ofMillis(500));
+		assertThat(this.pacer.claimsLeftToOthers()).isZero();
+	}
+
+	@Test
 	void aClaimThatLeftTasksDueWakesTheOthers() {
 		this.pacer.signal(takenByPeer(Instant.now(), Duration.ZERO));
 
@@ -77,12 +86,13 @@ class ClaimPacerTests {
 	}
 
 	@Test
-	void aTimerForTheTaskItsOwnClaimSaidIsNextClaimsItWhateverTheClockEstimate() {
-		// The last claim ran now and left a task due in 100 ms; this JVM's estimate of the Redis clock
-		// is 20 ms behind, so the timer, read back on the Redis clock, looks 20 ms early.
+	void aTimerForTheTaskTheLastClaimSaidIsNextClaimsItWhateverTheClockEstimate() {
+		// The last claims (this one's and another instance's) ran now and left a task due in 100 ms;
+		// this JVM's estimate of the Redis clock is 20 ms behind, so the timer, read back on the Redis
+		// clock, looks 20 ms early.
 		Instant claimedAt = Instant.now();
 		this.pacer.claimed(Duration.ofMillis(-20), Duration.ofMillis(1), claimedAt);
-		this.pacer.signal(new WakeSignal.Taken(CHANNEL, true, "self", claimedAt, Duration.ofMillis(100)));
+		this.pacer.signal(new WakeSignal.Taken(CHANNEL, false, "peer", claimedAt, Duration.ofMillis(100)));
 
 		assertThat(waited(Duration.ofMillis(100), Duration.ofSeconds(2))).isLessThan(Duration.ofMillis(1000));
 		assertThat(this.pacer.claimsLeftToOthers()).isZero();
