@@ -87,11 +87,7 @@ class DelayedTaskListenerConfiguration {
 			ObjectProvider<DelayedTaskErrorHandler> errorHandler,
 			ObjectProvider<DelayedTaskListenerContainerFactory> containerFactory,
 			ObjectProvider<DelayedTaskListenerRegistryBuilderCustomizer> customizers) {
-		DelayedTaskListenerRegistry.Builder builder = DelayedTaskListenerRegistry.builder(delayQueues);
-		errorHandler.ifUnique(builder::errorHandler);
-		containerFactory.ifUnique(builder::containerFactory);
-		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
-		return builder.build();
+		return DelayedTaskConfiguration.registry(delayQueues, errorHandler, containerFactory, customizers);
 	}
 
 	/**

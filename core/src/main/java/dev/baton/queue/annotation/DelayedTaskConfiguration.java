@@ -41,6 +41,23 @@ public final class DelayedTaskConfiguration {
 			ObjectProvider<DelayedTaskErrorHandler> errorHandler,
 			ObjectProvider<DelayedTaskListenerContainerFactory> containerFactory,
 			ObjectProvider<DelayedTaskListenerRegistryBuilderCustomizer> customizers) {
+		return registry(delayQueues, errorHandler, containerFactory, customizers);
+	}
+
+	/**
+	 * A registry of the queues with the application's error handler and container factory, if it
+	 * declares them, and its customizers applied in order: also what Spring Boot builds when the
+	 * application declares its own post-processor but no registry.
+	 * @param delayQueues the queues to consume
+	 * @param errorHandler the application's error handler, if any
+	 * @param containerFactory the application's container factory, if any
+	 * @param customizers the customizers of the registry's builder
+	 * @return the registry
+	 */
+	public static DelayedTaskListenerRegistry registry(DelayQueues delayQueues,
+			ObjectProvider<DelayedTaskErrorHandler> errorHandler,
+			ObjectProvider<DelayedTaskListenerContainerFactory> containerFactory,
+			ObjectProvider<DelayedTaskListenerRegistryBuilderCustomizer> customizers) {
 		DelayedTaskListenerRegistry.Builder builder = DelayedTaskListenerRegistry.builder(delayQueues);
 		errorHandler.ifUnique(builder::errorHandler);
 		containerFactory.ifUnique(builder::containerFactory);
