@@ -1,5 +1,6 @@
 package dev.baton.internal;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -29,13 +30,26 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * next command asks the sentinels for the new primary) and tells its listeners, so that they can
  * repeat what the old primary may have taken and lost.
  *
- * <p>Sentinel publishes the switch when the failover is done, about a second after it began.
+ * <p>Sentinel publishes the switch when the failover is done, about a second after it promoted
+ * the replica. Meanwhile the old primary would still take writes and lose them, so the watch also
+ * follows the failover's start ({@code +failover-state-send-slaveof-noone}, published by the
+ * sentinel that leads it just before it promotes the replica) and holds Baton's writes back until
+ * the switch ({@link #hold()}).
  */
 public final class PrimarySwitchWatch implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(PrimarySwitchWatch.class);
 
+	/** How long writes wait for a failover's switch at most, unless told otherwise. */
+	public static final Duration DEFAULT_HOLD_LIMIT = Duration.ofSeconds(5);
+
 	private static final String SWITCH_CHANNEL = "+switch-master";
+
+	/** The leading sentinel is about to send the chosen replica {@code REPLICAOF NO ONE}. */
+	private static final String PROMOTING_CHANNEL = "+failover-state-send-slaveof-noone";
+
+	/** The promotion did not happen in time: the failover was given up, the old primary stays. */
+	private static final String ABORTED_CHANNEL = "-failover-abort-slave-timeout";
 
 	private final LettuceConnectionFactory connectionFactory;
 
@@ -50,11 +64,15 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 
 	private final RedisClient client;
 
+	private final FailoverHold hold;
+
 	/** The primary last switched to, so that the same switch from several sentinels counts once. */
 	private volatile @Nullable String primary;
 
-	private PrimarySwitchWatch(LettuceConnectionFactory connectionFactory, RedisSentinelConfiguration sentinels) {
+	private PrimarySwitchWatch(LettuceConnectionFactory connectionFactory, RedisSentinelConfiguration sentinels,
+			Duration holdLimit) {
 		this.connectionFactory = connectionFactory;
+		this.hold = new FailoverHold(holdLimit);
 		this.master = sentinels.getRequiredMaster().getName();
 		this.client = RedisClient.create(connectionFactory.getRequiredNativeClient().getResources());
 	}
@@ -65,10 +83,33 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 	 * @return the watch, or empty when the factory is not a Lettuce one that uses Sentinel
 	 */
 	public static Optional<PrimarySwitchWatch> of(RedisConnectionFactory connectionFactory) {
+		return of(connectionFactory, DEFAULT_HOLD_LIMIT);
+	}
+
+	/**
+	 * A watch for a connection factory that finds its primary through Redis Sentinel; not started.
+	 * @param connectionFactory the application's connection factory
+	 * @param holdLimit how long writes wait for a failover's switch at most; zero for not holding
+	 * them back at all
+	 * @return the watch, or empty when the factory is not a Lettuce one that uses Sentinel
+	 */
+	public static Optional<PrimarySwitchWatch> of(RedisConnectionFactory connectionFactory, Duration holdLimit) {
+		if (holdLimit.isNegative()) {
+			throw new IllegalArgumentException("Failover hold limit must not be negative, but was " + holdLimit);
+		}
 		if (connectionFactory instanceof LettuceConnectionFactory lettuce && lettuce.getSentinelConfiguration() != null) {
-			return Optional.of(new PrimarySwitchWatch(lettuce, lettuce.getSentinelConfiguration()));
+			return Optional.of(new PrimarySwitchWatch(lettuce, lettuce.getSentinelConfiguration(), holdLimit));
 		}
 		return Optional.empty();
+	}
+
+	/**
+	 * What holds writes back while the sentinels promote a replica, until the connection follows
+	 * the new primary.
+	 * @return the hold, for {@link TimedScripts#followPrimary(FailoverHold)}
+	 */
+	public FailoverHold hold() {
+		return this.hold;
 	}
 
 	/**
@@ -92,11 +133,15 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 
 					@Override
 					public void message(String channel, String message) {
-						switched(message);
+						switch (channel) {
+							case SWITCH_CHANNEL -> switched(message);
+							case PROMOTING_CHANNEL -> promoting(message);
+							default -> aborted(message);
+						}
 					}
 
 				});
-				connection.async().subscribe(SWITCH_CHANNEL);
+				connection.async().subscribe(SWITCH_CHANNEL, PROMOTING_CHANNEL, ABORTED_CHANNEL);
 				this.subscriptions.add(connection);
 			}
 			catch (RuntimeException ex) {
@@ -122,6 +167,27 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 		return uri.build();
 	}
 
+	/**
+	 * A message of {@code +failover-state-send-slaveof-noone}: "slave host:port host port @ name
+	 * primary-host primary-port".
+	 */
+	private void promoting(String message) {
+		String[] parts = message.split(" ");
+		if (parts.length == 8 && parts[5].equals(this.master) && this.hold.begin()) {
+			logger.info("Redis Sentinel is promoting " + parts[1] + " to primary '" + this.master
+					+ "'; Baton's calls wait for the switch (at most " + this.hold.limit().toMillis()
+					+ " ms), as the old primary would lose what they write");
+		}
+	}
+
+	/** A message of {@code -failover-abort-slave-timeout}: "master name host port". */
+	private void aborted(String message) {
+		String[] parts = message.split(" ");
+		if (parts.length == 4 && parts[1].equals(this.master)) {
+			this.hold.end();
+		}
+	}
+
 	/** A message of {@code +switch-master}: "name old-host old-port new-host new-port". */
 	private void switched(String message) {
 		String[] parts = message.split(" ");
@@ -145,6 +211,8 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 		catch (RuntimeException ex) {
 			logger.warn("Could not reset the Redis connection after a primary switch: " + ex.getMessage());
 		}
+		// Before the listeners, whose calls would wait for it.
+		this.hold.end();
 		for (Runnable listener : this.listeners) {
 			try {
 				listener.run();
@@ -157,6 +225,7 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 
 	@Override
 	public void close() {
+		this.hold.end();
 		this.subscriptions.forEach(StatefulRedisPubSubConnection::closeAsync);
 		this.switches.shutdown();
 		try {

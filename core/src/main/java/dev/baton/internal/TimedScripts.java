@@ -59,6 +59,8 @@ public final class TimedScripts implements AutoCloseable {
 
 	private final BiFunction<String, Throwable, RuntimeException> failure;
 
+	private volatile FailoverHold hold = FailoverHold.NONE;
+
 	/**
 	 * Create a runner.
 	 * @param connectionFactory the connections to run on
@@ -83,6 +85,16 @@ public final class TimedScripts implements AutoCloseable {
 	@Override
 	public void close() {
 		this.connecting.shutdownNow();
+	}
+
+	/**
+	 * Holds calls back while a failover promotes a replica, within each call's timeout: a call
+	 * that the hold outlasts fails without having been sent, and one sent without waiting goes out
+	 * once the hold ends.
+	 * @param hold the hold of the connection factory's {@link PrimarySwitchWatch}
+	 */
+	public void followPrimary(FailoverHold hold) {
+		this.hold = hold;
 	}
 
 	/** How long a call waits for its reply unless it says otherwise. */
@@ -137,8 +149,8 @@ public final class TimedScripts implements AutoCloseable {
 			Function<RedisConnection, @Nullable Object> blocking) {
 		Reply[] reply = new Reply[1];
 		try {
-			onConnection(this.timeout,
-					(commands) -> reply[0] = awaitRestoringInterrupt(async.apply(commands), this.timeout),
+			Duration left = awaitPrimary(this.timeout);
+			onConnection(left, (commands) -> reply[0] = awaitRestoringInterrupt(async.apply(commands), left),
 					(connection) -> reply[0] = runBlocking(() -> blocking.apply(connection)));
 		}
 		catch (RuntimeException ex) {
@@ -194,7 +206,8 @@ public final class TimedScripts implements AutoCloseable {
 	public List<Reply> evalAll(String what, List<Script> scripts, Duration timeout, LateReplies late) {
 		List<Reply> replies = new ArrayList<>(scripts.size());
 		try {
-			onConnection(timeout, (commands) -> sendAndAwait(commands, scripts, timeout, late, replies), (connection) -> {
+			Duration left = awaitPrimary(timeout);
+			onConnection(left, (commands) -> sendAndAwait(commands, scripts, left, late, replies), (connection) -> {
 				for (Script script : scripts) {
 					replies.add(runBlocking(connection, script));
 				}
@@ -211,6 +224,11 @@ public final class TimedScripts implements AutoCloseable {
 	 * for the caller. On clients other than Lettuce it runs blocking, its failure ignored.
 	 */
 	public void sendQuietly(Script script) {
+		CompletableFuture<Void> ready = this.hold.ready();
+		if (!ready.isDone()) {
+			ready.thenRun(() -> sendQuietly(script));
+			return;
+		}
 		try {
 			// Not even for a connection to open.
 			onConnection(Duration.ZERO, (commands) -> sendWithoutWaiting(commands, script),
@@ -219,6 +237,26 @@ public final class TimedScripts implements AutoCloseable {
 		catch (RuntimeException ex) {
 			// Best effort: the lease runs out anyway.
 		}
+	}
+
+	/**
+	 * Waits while a failover holds calls back, at most the call's timeout.
+	 * @return what is left of the timeout
+	 * @throws IllegalStateException if the hold outlasted the timeout: nothing was sent
+	 */
+	private Duration awaitPrimary(Duration timeout) {
+		CompletableFuture<Void> ready = this.hold.ready();
+		if (ready.isDone()) {
+			return timeout;
+		}
+		long start = System.nanoTime();
+		Reply reply = awaitRestoringInterrupt(ready.copy(), timeout);
+		Duration left = timeout.minusNanos(System.nanoTime() - start);
+		if (reply.failure() != null || left.isNegative() || left.isZero()) {
+			throw new IllegalStateException("not sent, as Redis Sentinel was still switching the primary after "
+					+ timeout.toMillis() + " ms");
+		}
+		return left;
 	}
 
 	/**

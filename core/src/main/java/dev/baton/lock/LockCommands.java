@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.TimeoutException;
 
 import dev.baton.internal.LuaScripts;
+import dev.baton.internal.FailoverHold;
 import dev.baton.internal.ReplicaAcknowledgedScripts;
 import dev.baton.internal.ReplicaAcknowledgedScripts.Acknowledged;
 import dev.baton.internal.TimedScripts;
@@ -200,9 +201,13 @@ final class LockCommands {
 		}
 	}
 
-	/** Starts noting releases made in Redis, for {@link #repeatRecentReleases()}. */
-	void noteReleases() {
+	/**
+	 * Starts noting releases made in Redis, for {@link #repeatRecentReleases()}, and holds calls
+	 * back while a failover promotes a replica.
+	 */
+	void followPrimary(FailoverHold hold) {
 		this.recentReleases = new RecentReleases();
+		this.calls.followPrimary(hold);
 	}
 
 	/**

@@ -433,14 +433,15 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 	}
 
 	/**
-	 * Follows the primary switches that a watch reports (Redis Sentinel): after each, the releases
+	 * Follows the primary switches that a watch reports (Redis Sentinel): lock calls wait while the
+	 * sentinels promote a replica (within the command timeout), and after each switch the releases
 	 * of the last seconds are sent again, owner checked, since the new primary may still hold
 	 * locks whose release the old primary took before it was demoted and lost. Releases are noted
 	 * from this call on.
 	 * @param watch the watch of the connection factory this manager uses
 	 */
 	public void followPrimarySwitches(PrimarySwitchWatch watch) {
-		this.commands.noteReleases();
+		this.commands.followPrimary(watch.hold());
 		watch.onSwitch(this::primarySwitched);
 	}
 

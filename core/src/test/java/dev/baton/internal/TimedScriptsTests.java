@@ -3,6 +3,7 @@ package dev.baton.internal;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -19,10 +20,12 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@link TimedScripts} keeps the shared Lettuce connection it found, and finds the new one once
- * the factory replaced it.
+ * the factory replaced it; it holds calls back while a {@link FailoverHold} holds, within their
+ * timeout.
  */
 @RedisTest
 class TimedScriptsTests {
@@ -35,7 +38,9 @@ class TimedScriptsTests {
 
 	@AfterEach
 	void tearDown() {
-		this.connectionFactory.destroy();
+		if (this.connectionFactory != null) {
+			this.connectionFactory.destroy();
+		}
 	}
 
 	@Test
@@ -90,6 +95,68 @@ class TimedScriptsTests {
 		this.connectionFactory.stop();
 		assertThatIllegalStateException().isThrownBy(() -> scripts.setIfAbsent("set the key", this.counter, "x", 1))
 			.withMessageStartingWith("Redis did not set the key");
+	}
+
+	@Test
+	void aCallMadeDuringAFailoverHoldWaitsAndGoesOutOnceTheHoldEnds(RedisServer server) throws Exception {
+		TimedScripts scripts = scripts(server);
+		FailoverHold hold = new FailoverHold(Duration.ofSeconds(30));
+		scripts.followPrimary(hold);
+		assertThat(hold.begin()).isTrue();
+		CompletableFuture<Object> call = CompletableFuture.supplyAsync(() -> increment(scripts));
+		Thread.sleep(300);
+		assertThat(call).isNotDone();
+		assertThat(new StringRedisTemplate(this.connectionFactory).hasKey(this.counter)).isFalse();
+
+		hold.end();
+
+		assertThat(call.get(2, TimeUnit.SECONDS)).isEqualTo(1L);
+	}
+
+	@Test
+	void aCallThatTheHoldOutlastsFailsWithinItsTimeoutWithoutHavingBeenSent(RedisServer server) throws Exception {
+		TimedScripts scripts = scripts(server);
+		FailoverHold hold = new FailoverHold(Duration.ofSeconds(30));
+		scripts.followPrimary(hold);
+		hold.begin();
+		long start = System.nanoTime();
+
+		assertThatIllegalStateException().isThrownBy(() -> increment(scripts))
+			.withMessageContaining("Redis Sentinel was still switching the primary");
+
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(1_900), Duration.ofSeconds(3));
+		hold.end();
+		assertThat(increment(scripts)).isEqualTo(1L);
+	}
+
+	@Test
+	void aScriptSentWithoutWaitingDuringAHoldGoesOutOnceItEnds(RedisServer server) throws Exception {
+		TimedScripts scripts = scripts(server);
+		FailoverHold hold = new FailoverHold(Duration.ofSeconds(30));
+		scripts.followPrimary(hold);
+		hold.begin();
+		scripts.sendQuietly(new TimedScripts.Script(INCREMENT, List.of(this.counter)));
+		StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
+		Thread.sleep(300);
+		assertThat(redis.hasKey(this.counter)).isFalse();
+
+		hold.end();
+
+		await().atMost(Duration.ofSeconds(2)).until(() -> "1".equals(redis.opsForValue().get(this.counter)));
+	}
+
+	@Test
+	void aHoldThatNothingEndsEndsAfterItsLimit() throws Exception {
+		FailoverHold hold = new FailoverHold(Duration.ofMillis(200));
+		assertThat(hold.begin()).isTrue();
+		assertThat(hold.begin()).isFalse();
+		assertThat(hold.holding()).isTrue();
+
+		hold.ready().get(2, TimeUnit.SECONDS);
+
+		assertThat(hold.holding()).isFalse();
+		assertThat(FailoverHold.NONE.begin()).isFalse();
+		assertThat(FailoverHold.NONE.holding()).isFalse();
 	}
 
 	private TimedScripts scripts(RedisServer server) {

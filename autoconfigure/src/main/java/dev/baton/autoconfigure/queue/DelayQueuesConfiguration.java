@@ -1,5 +1,6 @@
 package dev.baton.autoconfigure.queue;
 
+import dev.baton.autoconfigure.redis.PrimarySwitches;
 import dev.baton.observation.TaskSchedulingObservationConvention;
 import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.DelayQueues;
@@ -35,7 +36,7 @@ class DelayQueuesConfiguration {
 	RedisDelayQueues delayQueues(RedisConnectionFactory connectionFactory, ObjectProvider<JsonMapper> jsonMapper,
 			BatonQueueProperties properties, BeanFactory beanFactory,
 			ObjectProvider<DelayedTaskListenerRegistry> listenerRegistry,
-			ObjectProvider<RedisDelayQueuesBuilderCustomizer> customizers) {
+			ObjectProvider<RedisDelayQueuesBuilderCustomizer> customizers, ObjectProvider<PrimarySwitches> primarySwitches) {
 		QueueSettings settings = new QueueSettings(properties);
 		RedisDelayQueues.Builder builder = RedisDelayQueues
 			.builder(connectionFactory, jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()))
@@ -51,7 +52,9 @@ class DelayQueuesConfiguration {
 					|| listenerRegistry.getIfAvailable() != null
 							&& listenerRegistry.getObject().getEndpoints().containsKey(name));
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
-		return builder.build();
+		RedisDelayQueues queues = builder.build();
+		primarySwitches.ifAvailable((switches) -> switches.watch().ifPresent(queues::followPrimarySwitches));
+		return queues;
 	}
 
 	/**

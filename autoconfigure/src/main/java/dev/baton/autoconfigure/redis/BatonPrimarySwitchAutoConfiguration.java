@@ -29,8 +29,8 @@ public final class BatonPrimarySwitchAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	PrimarySwitches batonPrimarySwitches(RedisConnectionFactory connectionFactory) {
-		return new PrimarySwitches(PrimarySwitchWatch.of(connectionFactory).orElse(null));
+	PrimarySwitches batonPrimarySwitches(RedisConnectionFactory connectionFactory, BatonSentinelProperties properties) {
+		return new PrimarySwitches(PrimarySwitchWatch.of(connectionFactory, properties.getFailoverHold()).orElse(null));
 	}
 
 }

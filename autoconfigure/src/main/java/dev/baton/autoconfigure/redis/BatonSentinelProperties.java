@@ -1,5 +1,9 @@
 package dev.baton.autoconfigure.redis;
 
+import java.time.Duration;
+
+import dev.baton.internal.PrimarySwitchWatch;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -16,12 +20,27 @@ public class BatonSentinelProperties {
 	 */
 	private boolean followSwitches = true;
 
+	/**
+	 * How long Baton's calls wait at most for the switch once the sentinels begin promoting a
+	 * replica, so that nothing they write lands on the old primary and is lost; a call waits no
+	 * longer than its own command timeout. 0 to let calls go to the old primary meanwhile.
+	 */
+	private Duration failoverHold = PrimarySwitchWatch.DEFAULT_HOLD_LIMIT;
+
 	public boolean isFollowSwitches() {
 		return this.followSwitches;
 	}
 
 	public void setFollowSwitches(boolean followSwitches) {
 		this.followSwitches = followSwitches;
+	}
+
+	public Duration getFailoverHold() {
+		return this.failoverHold;
+	}
+
+	public void setFailoverHold(Duration failoverHold) {
+		this.failoverHold = failoverHold;
 	}
 
 }

@@ -9,6 +9,7 @@ import java.util.function.ToIntFunction;
 
 import dev.baton.queue.QueueUnavailableException;
 import dev.baton.internal.ObservationSettings;
+import dev.baton.internal.PrimarySwitchWatch;
 import dev.baton.internal.TimedScripts;
 import dev.baton.observation.TaskSchedulingObservationConvention;
 import dev.baton.queue.DeadLetterReason;
@@ -199,6 +200,17 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 						this.maxPayloadSize),
 				this.visibilityTimeout, this.deadLetterRetention.apply(name), this.deadLetterReason, this.wakeChannels,
 				this.timedScripts, metrics, observations);
+	}
+
+	/**
+	 * Follows the primary switches that a watch reports (Redis Sentinel): queue calls wait while
+	 * the sentinels promote a replica, within the command timeout, so that no claim or
+	 * acknowledgement lands on the old primary after the promotion, where it would be lost and
+	 * the tasks run again.
+	 * @param watch the watch of the connection factory these queues use
+	 */
+	public void followPrimarySwitches(PrimarySwitchWatch watch) {
+		this.timedScripts.followPrimary(watch.hold());
 	}
 
 	/**
