@@ -4,7 +4,7 @@ import java.time.Duration;
 
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockUnavailableException;
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.QueueUnavailableException;
 import dev.baton.queue.redis.RedisDelayQueues;

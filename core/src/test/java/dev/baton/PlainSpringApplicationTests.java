@@ -15,12 +15,12 @@ import javax.sql.DataSource;
 
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockManager;
-import dev.baton.lock.RedisLockManager;
 import dev.baton.lock.annotation.DistributedLock;
 import dev.baton.lock.annotation.DistributedLockAdvisor;
 import dev.baton.lock.annotation.DistributedLockAdvisorCustomizer;
 import dev.baton.lock.annotation.DistributedLockConfiguration;
 import dev.baton.lock.annotation.EnableDistributedLocks;
+import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.annotation.DelayedTask;
 import dev.baton.queue.annotation.DelayedTaskConfiguration;

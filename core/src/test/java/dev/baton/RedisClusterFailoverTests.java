@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 import dev.baton.lock.LockLease;
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.NewTask;
 import dev.baton.queue.redis.RedisDelayQueues;

@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.baton.internal.PrimarySwitchWatch;
 import dev.baton.lock.LockLease;
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.support.DirectRedis;
 import dev.baton.test.LocalRedisSentinel;
 import dev.baton.test.LocalRedisServer;

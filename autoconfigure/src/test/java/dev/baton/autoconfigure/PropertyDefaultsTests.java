@@ -2,7 +2,7 @@ package dev.baton.autoconfigure;
 
 import dev.baton.autoconfigure.lock.BatonLockProperties;
 import dev.baton.autoconfigure.queue.BatonQueueProperties;
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.redis.RedisDelayQueues;
 import org.junit.jupiter.api.Test;
 

@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * answers, how its lease renewals go, and when nothing is held any more. Spring Boot's
  * {@code baton} health contributor, actuator endpoint and graceful shutdown read it from the
  * beans of this type, so a {@link LockManager} of the application's own gets them by
- * implementing it too. {@link RedisLockManager} and Baton's in-memory test double implement it.
+ * implementing it too. {@link dev.baton.lock.redis.RedisLockManager} and Baton's in-memory test double implement it.
  */
 public interface LockManagerStatus {
 

@@ -46,7 +46,7 @@ public record LockRequest(String name, String group, Duration waitTime, @Nullabl
 	 * @param leaseTime the lease time, or {@code null} for none
 	 * @param what what the lease time belongs to, for the message
 	 */
-	static void checkLeaseTime(@Nullable Duration leaseTime, String what) {
+	public static void checkLeaseTime(@Nullable Duration leaseTime, String what) {
 		Assert.isTrue(leaseTime == null || leaseTime.compareTo(MAX_LEASE_TIME) <= 0, () -> what + " of " + leaseTime
 				+ " is longer than the longest lease Redis keeps, " + MAX_LEASE_TIME.toDays() + " days");
 	}

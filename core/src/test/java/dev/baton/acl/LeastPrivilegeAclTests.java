@@ -12,7 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.baton.lock.LockLease;
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.DeadLetterRetention;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;

@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockUnavailableException;
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.queue.redis.RedisDelayQueues;

@@ -3,7 +3,7 @@ package dev.baton.harness;
 import java.lang.reflect.Method;
 import java.time.Duration;
 
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.TaskContext;
 import dev.baton.queue.listener.BackoffPolicy;

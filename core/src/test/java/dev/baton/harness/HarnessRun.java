@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.redis.RedisDelayQueues;
 import dev.baton.test.LocalRedisServer;

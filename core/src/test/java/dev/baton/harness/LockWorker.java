@@ -9,7 +9,7 @@ import java.util.function.BooleanSupplier;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockUnavailableException;
 import dev.baton.lock.RedisLock;
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.redis.RedisLockManager;
 
 /**
  * One thread of an instance: takes a random lock of a few names, with a random wait, through

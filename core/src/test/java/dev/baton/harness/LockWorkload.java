@@ -8,8 +8,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.baton.lock.RedisLockManager;
 import dev.baton.lock.annotation.DistributedLockAdvisor;
+import dev.baton.lock.redis.RedisLockManager;
 
 import org.springframework.aop.framework.ProxyFactory;
 

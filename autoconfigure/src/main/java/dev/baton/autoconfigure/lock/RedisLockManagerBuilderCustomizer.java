@@ -1,6 +1,6 @@
 package dev.baton.autoconfigure.lock;
 
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.redis.RedisLockManager;
 
 /**
  * Callback to customize the auto-configured {@link RedisLockManager} before it is built, e.g.

@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.baton.lock.LockLease;
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.Delivery;

@@ -4,8 +4,8 @@ import java.time.Duration;
 
 import dev.baton.autoconfigure.lock.BatonLockAutoConfiguration;
 import dev.baton.autoconfigure.queue.BatonQueueAutoConfiguration;
+import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.annotation.DelayedTask;
-import dev.baton.lock.RedisLockManager;
 import dev.baton.test.RedisServer;
 import dev.baton.test.RedisServers;
 import dev.baton.test.RedisTest;

@@ -6,8 +6,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.baton.lock.RedisLockManager;
 import dev.baton.lock.annotation.DistributedLock;
+import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.test.RedisServer;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.AfterEach;

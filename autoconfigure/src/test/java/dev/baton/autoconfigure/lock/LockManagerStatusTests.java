@@ -8,7 +8,7 @@ import dev.baton.autoconfigure.actuate.BatonEndpointAutoConfiguration;
 import dev.baton.autoconfigure.health.BatonHealthContributorAutoConfiguration;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockManager;
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.test.RedisServer;
 import dev.baton.test.RedisTest;
 import dev.baton.test.lock.InMemoryLockManager;

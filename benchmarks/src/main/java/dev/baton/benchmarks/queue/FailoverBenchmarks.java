@@ -18,10 +18,10 @@ import java.util.concurrent.locks.LockSupport;
 
 import dev.baton.benchmarks.support.Metrics;
 import dev.baton.benchmarks.support.Table;
-import dev.baton.lock.LockLease;
-import dev.baton.lock.RedisLockManager;
-import dev.baton.test.LocalRedisCluster;
 import dev.baton.internal.PrimarySwitchWatch;
+import dev.baton.lock.LockLease;
+import dev.baton.lock.redis.RedisLockManager;
+import dev.baton.test.LocalRedisCluster;
 import dev.baton.test.LocalRedisSentinel;
 import dev.baton.test.LocalRedisServer;
 import dev.baton.test.RedisServers;

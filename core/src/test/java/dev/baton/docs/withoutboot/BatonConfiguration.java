@@ -1,7 +1,7 @@
 package dev.baton.docs.withoutboot;
 
-import dev.baton.lock.RedisLockManager;
 import dev.baton.lock.annotation.EnableDistributedLocks;
+import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.annotation.EnableDelayedTasks;
 import dev.baton.queue.redis.RedisDelayQueues;
 import tools.jackson.databind.json.JsonMapper;

@@ -18,7 +18,7 @@ import dev.baton.lock.LockManager;
 import dev.baton.lock.LockRequest;
 import dev.baton.lock.LockUnavailableException;
 import dev.baton.lock.RedisLock;
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -5,7 +5,7 @@ import java.time.Duration;
 import javax.sql.DataSource;
 
 import dev.baton.lock.LockManager;
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.redis.RedisLockManager;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 

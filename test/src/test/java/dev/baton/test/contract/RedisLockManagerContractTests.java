@@ -3,7 +3,7 @@ package dev.baton.test.contract;
 import java.time.Duration;
 
 import dev.baton.lock.LockManager;
-import dev.baton.lock.RedisLockManager;
+import dev.baton.lock.redis.RedisLockManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;

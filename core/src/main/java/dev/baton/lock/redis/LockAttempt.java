@@ -1,0 +1,165 @@
+package dev.baton.lock.redis;
+
+import dev.baton.lock.LockRequest;
+import dev.baton.lock.LockUnavailableException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import dev.baton.lock.redis.LockWaiters.HandOff;
+
+/**
+ * One acquisition of a lock, attempt after attempt, remembering when to try again: the first in
+ * one plain command, the waiters' through the acquire script, and a hand-off from a holder.
+ */
+final class LockAttempt implements LockWaiters.Attempt {
+
+	/** Logged as the lock manager, where operators look for it. */
+	private static final Log logger = LogFactory.getLog(RedisLockManager.class);
+
+	private final LockRequest request;
+
+	private final LockKeys keys;
+
+	private final long waitNanos;
+
+	private final RedisLockManager manager;
+
+	private final LockCommands commands;
+
+	private final HeldLeases held;
+
+	private final Duration defaultLeaseTime;
+
+	/**
+	 * One owner id for every command of this acquisition, so that a command run twice (sent
+	 * again after a reconnect) or an earlier attempt whose reply was lost is recognised as its own.
+	 */
+	private final String owner;
+
+	private long retryInMillis;
+
+	LockAttempt(RedisLockManager manager, LockCommands commands, HeldLeases held, Duration defaultLeaseTime,
+			String owner, LockRequest request, LockKeys keys, long waitNanos) {
+		this.manager = manager;
+		this.commands = commands;
+		this.held = held;
+		this.defaultLeaseTime = defaultLeaseTime;
+		this.owner = owner;
+		this.request = request;
+		this.keys = keys;
+		this.waitNanos = waitNanos;
+	}
+
+	/**
+	 * The first attempt: takes a free lock in one plain command, leaving its fencing token until
+	 * it is asked for. A lock that is taken is left to the waiters' attempts, which mark it
+	 * awaited and learn when its lease runs out.
+	 */
+	@Nullable RedisLockLease first() {
+		if (!this.commands.takesWithoutScript()) {
+			return attempt();
+		}
+		long leaseMillis = leaseMillis();
+		long sentAt = System.nanoTime();
+		LockCommands commands = this.commands;
+		boolean taken = acquiring(() -> commands.take(this.keys, this.owner, leaseMillis)
+				// Refused, and nobody asks again: tell a replay of a SET that took it from a holder.
+				|| (this.waitNanos == 0 && commands.isHeldBy(this.keys, this.owner)));
+		return taken ? granted(0, sentAt, leaseMillis) : null;
+	}
+
+	@Override
+	public @Nullable RedisLockLease attempt() {
+		long leaseMillis = leaseMillis();
+		long waitingMillis = (this.waitNanos > 0) ? LockWaiters.MAX_WAIT_STEP_MILLIS * 2 : 0;
+		long sentAt = System.nanoTime();
+		long result = acquiring(() -> this.commands.acquire(this.keys, this.owner, leaseMillis,
+				RedisLockManager.fenceMillis(leaseMillis), waitingMillis));
+		if (result <= 0) {
+			this.retryInMillis = -result;
+			return null;
+		}
+		return granted(result, sentAt, leaseMillis);
+	}
+
+	/** Sends an acquisition, releasing quietly what it may have taken if no reply came. */
+	private <T> T acquiring(Supplier<T> call) {
+		try {
+			return call.get();
+		}
+		catch (LockUnavailableException ex) {
+			// The lock may have been taken for us without a reply reaching us.
+			this.commands.releaseQuietly(this.keys, this.owner);
+			throw ex;
+		}
+	}
+
+	@Override
+	public HandOff takeOver(RedisLockLease holder) {
+		RedisLockLease passed = holder.passTo(this.request);
+		if (passed != null) {
+			return HandOff.to(tracked(passed));
+		}
+		long leaseMillis = leaseMillis();
+		long sentAt = System.nanoTime();
+		long token;
+		try {
+			token = this.commands.handOff(this.keys, holder.owner(), this.owner, leaseMillis,
+					RedisLockManager.fenceMillis(leaseMillis));
+		}
+		catch (LockUnavailableException ex) {
+			// Either owner may hold the lock now: neither may keep it for a lease.
+			this.commands.releaseQuietly(this.keys, this.owner);
+			this.commands.releaseQuietly(this.keys, holder.owner());
+			throw ex;
+		}
+		if (token == LockCommands.UNREPLICATED) {
+			undoUnreplicatedHandOff();
+			return HandOff.REFUSED;
+		}
+		return (token > 0) ? HandOff.to(granted(token, sentAt, leaseMillis)) : HandOff.LOST;
+	}
+
+	/**
+	 * Deletes a hand-off to this waiter that fewer replicas than required have, before the waiter
+	 * asks Redis again: nobody may start holding a lock that a failover could give away. Its next
+	 * attempt acquires with acknowledgement, under the same owner id.
+	 */
+	private void undoUnreplicatedHandOff() {
+		try {
+			this.commands.release(this.keys, this.owner);
+		}
+		catch (LockUnavailableException ex) {
+			// Still held for this owner: the waiter's next attempt finds it and waits for the replicas.
+			logger.warn("Could not undo the unreplicated hand-off of lock '" + this.keys.name() + "': "
+					+ ex.getMessage());
+		}
+	}
+
+	private long leaseMillis() {
+		Duration requested = this.request.leaseTime();
+		return Math.max(((requested != null) ? requested : this.defaultLeaseTime).toMillis(), 1);
+	}
+
+	/** The lease of an acquisition that Redis granted to this attempt's owner. */
+	private RedisLockLease granted(long fencingToken, long sentAt, long leaseMillis) {
+		return tracked(new RedisLockLease(this.manager, this.request, this.keys, this.owner, fencingToken,
+				LockCommands.RESERVED_TOKENS, sentAt, TimeUnit.MILLISECONDS.toNanos(leaseMillis)));
+	}
+
+	private RedisLockLease tracked(RedisLockLease lease) {
+		this.held.add(lease);
+		return lease;
+	}
+
+	@Override
+	public long retryInMillis() {
+		return this.retryInMillis;
+	}
+
+}

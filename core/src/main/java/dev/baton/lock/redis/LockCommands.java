@@ -1,0 +1,361 @@
+package dev.baton.lock.redis;
+
+import dev.baton.lock.LockUnavailableException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+
+import dev.baton.internal.FailoverHold;
+import dev.baton.internal.LuaScripts;
+import dev.baton.internal.ReplicaAcknowledgedScripts.Acknowledged;
+import dev.baton.internal.ReplicaAcknowledgedScripts;
+import dev.baton.internal.TimedScripts;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * The lock's Redis commands: each one atomic, one script, bounded by the lock command timeout.
+ * Every failure is a {@link LockUnavailableException} that names the lock.
+ *
+ * <p>With replica acknowledgement, every write but a renewal also waits until the replicas have
+ * it. An acquisition they do not all have is refused, as a failover could grant the lock again;
+ * a release, hand-off or keep they do not all have is reported (warning and metric): after a
+ * failover the lock may stay held for the rest of its lease. Renewals do not wait: a replica that
+ * missed one still has the lock for two thirds of a lease.
+ */
+final class LockCommands {
+
+	private static final RedisScript<List<?>> ACQUIRE = fencingScript("acquire.lua", List.class);
+
+	private static final RedisScript<Long> HAND_OFF = fencingScript("handoff.lua", Long.class);
+
+	private static final RedisScript<Long> ISSUE_TOKEN = fencingScript("token.lua", Long.class);
+
+	private static final RedisScript<Long> RELEASE = script("release.lua", Long.class);
+
+	private static final RedisScript<Long> EXTEND = script("extend.lua", Long.class);
+
+	private static final RedisScript<Long> KEEP = script("keep.lua", Long.class);
+
+	private static final RedisScript<Long> LOCKED = script("locked.lua", Long.class);
+
+	private static final long UNKNOWN_LEASE_MILLIS = 1000;
+
+	/** What {@link #handOff} returns when the new owner has it but fewer replicas than awaited do. */
+	static final long UNREPLICATED = -1;
+
+	/**
+	 * Fencing tokens that each acquisition and hand-off in Redis reserves: its own, and one for each
+	 * turn within this JVM that may follow it without a script (see {@link RedisLockLease#passTo}).
+	 */
+	static final int RESERVED_TOKENS = LockWaiters.MAX_TURNS_IN_A_ROW;
+
+	private static final Log logger = LogFactory.getLog(LockCommands.class);
+
+	private final TimedScripts calls;
+
+	private final @Nullable ReplicaAcknowledgedScripts replicated;
+
+	private final int replicasAwaited;
+
+	private final LockMetrics metrics;
+
+	/** Noted only while a {@link dev.baton.internal.PrimarySwitchWatch} may ask for them. */
+	private volatile @Nullable RecentReleases recentReleases;
+
+	/**
+	 * @param replicas how many replicas a write waits for, 0 for none
+	 * @param replicaTimeout how long a write waits for them
+	 */
+	LockCommands(RedisConnectionFactory connectionFactory, Duration timeout, int replicas, Duration replicaTimeout,
+			LockMetrics metrics) {
+		this.calls = new TimedScripts(connectionFactory, timeout, LockUnavailableException::new);
+		this.replicated = (replicas > 0) ? new ReplicaAcknowledgedScripts(connectionFactory, replicas, replicaTimeout,
+				timeout, LockUnavailableException::new) : null;
+		this.replicasAwaited = replicas;
+		this.metrics = metrics;
+	}
+
+	Duration timeout() {
+		return this.calls.timeout();
+	}
+
+	/**
+	 * Takes the lock if it is free, reserving {@value #RESERVED_TOKENS} fencing tokens.
+	 * @param waitingMillis how long to mark the lock as awaited if it is taken, 0 when the caller does not wait
+	 * @return the fencing token (positive), or minus the holder's remaining lease in ms (at most 0)
+	 */
+	long acquire(LockKeys keys, String owner, long leaseMillis, long fenceMillis, long waitingMillis) {
+		TimedScripts.Script acquire = new TimedScripts.Script(ACQUIRE, List.of(keys.lock(), keys.fence(), keys.waiting()),
+				owner, String.valueOf(leaseMillis), String.valueOf(fenceMillis), String.valueOf(waitingMillis),
+				String.valueOf(RESERVED_TOKENS));
+		String what = "acquire lock '" + keys.name() + "'";
+		// Without a reply, the caller releases quietly; with replicas, on the acquisition's own connection too.
+		Acknowledged reply = (this.replicated != null) ? this.replicated.eval(what, acquire, releaseScript(keys, owner))
+				: new Acknowledged(this.calls.value(what, this.calls.evalAll(what, List.of(acquire)).get(0)), 0);
+		List<?> result = (List<?>) reply.value();
+		long value = ((Number) result.get(1)).longValue();
+		if (((Number) result.get(0)).longValue() == 1) {
+			refuseIfUnreplicated(keys, reply);
+			return value;
+		}
+		// A key without expiry (not one of ours): look again in a second.
+		return (value < 0) ? -UNKNOWN_LEASE_MILLIS : -value;
+	}
+
+	/**
+	 * Takes the lock if it is free, without a fencing token and without marking it awaited: one
+	 * {@code SET ... NX PX}, the cheapest acquisition Redis has. Without replica acknowledgement
+	 * only: that waits on a script's connection.
+	 * @return whether the lock was taken
+	 */
+	boolean take(LockKeys keys, String owner, long leaseMillis) {
+		return this.calls.setIfAbsent("acquire lock '" + keys.name() + "'", keys.lock(), owner, leaseMillis);
+	}
+
+	/**
+	 * Whether {@code owner} holds the lock: after {@link #take} was refused, tells a lock that the
+	 * same command took before it ran again after a reconnect.
+	 */
+	boolean isHeldBy(LockKeys keys, String owner) {
+		return owner.equals(holder(keys));
+	}
+
+	/** The owner id the lock holds, or {@code null} if it is free; one {@code GET}. */
+	@Nullable String holder(LockKeys keys) {
+		return this.calls.get("look up lock '" + keys.name() + "'", keys.lock());
+	}
+
+	/** Whether {@link #take} may be used: no replica acknowledgement is awaited. */
+	boolean takesWithoutScript() {
+		return this.replicated == null;
+	}
+
+	/**
+	 * Issues the fencing token of an acquisition made by {@link #take}, reserving
+	 * {@value #RESERVED_TOKENS} fencing tokens, if {@code owner} still holds the lock.
+	 * @return the fencing token, or 0 when {@code owner} no longer held the lock
+	 */
+	long issueToken(LockKeys keys, String owner, long fenceMillis) {
+		Acknowledged reply = write("issue a fencing token for lock '" + keys.name() + "'", ISSUE_TOKEN,
+				List.of(keys.lock(), keys.fence()), owner, String.valueOf(fenceMillis), String.valueOf(RESERVED_TOKENS));
+		return number(reply.value());
+	}
+
+	/**
+	 * Passes the lock from {@code owner} to {@code newOwner} if {@code owner} still holds it,
+	 * reserving {@value #RESERVED_TOKENS} fencing tokens.
+	 * @return the new owner's fencing token, 0 when {@code owner} no longer held the lock, or
+	 * {@link #UNREPLICATED} when fewer replicas than awaited have the new owner (counted)
+	 */
+	long handOff(LockKeys keys, String owner, String newOwner, long leaseMillis, long fenceMillis) {
+		Acknowledged reply = write("hand over lock '" + keys.name() + "'", HAND_OFF, List.of(keys.lock(), keys.fence()),
+				owner, newOwner, String.valueOf(leaseMillis), String.valueOf(fenceMillis),
+				String.valueOf(RESERVED_TOKENS));
+		long token = number(reply.value());
+		if (token > 0) {
+			noteReleased(keys, owner);
+		}
+		if (token > 0 && unreplicated(reply)) {
+			this.metrics.unreplicated("hand-off");
+			return UNREPLICATED;
+		}
+		return token;
+	}
+
+	/**
+	 * Deletes the lock if {@code owner} holds it ({@code ""}: whoever holds it), publishing to
+	 * waiters if one marked the lock.
+	 */
+	Released release(LockKeys keys, String owner) {
+		return release(keys, owner, "");
+	}
+
+	/**
+	 * Deletes the lock if {@code owner} holds it, publishing to waiters whether or not one marked
+	 * the lock, so that every instance's waiters compete for it.
+	 */
+	Released yieldToAll(LockKeys keys, String owner) {
+		return release(keys, owner, "1");
+	}
+
+	private Released release(LockKeys keys, String owner, String yielding) {
+		Acknowledged reply = write("release lock '" + keys.name() + "'", RELEASE, List.of(keys.lock(), keys.waiting()),
+				owner, keys.channel(), yielding);
+		reportIfUnreplicated(keys, "release", reply);
+		Released released = Released.values()[(int) number(reply.value())];
+		if (released.deleted()) {
+			noteReleased(keys, owner);
+		}
+		return released;
+	}
+
+	private void noteReleased(LockKeys keys, String owner) {
+		RecentReleases recent = this.recentReleases;
+		if (recent != null && !owner.isEmpty()) {
+			recent.add(keys, owner);
+		}
+	}
+
+	/**
+	 * Starts noting releases made in Redis, for {@link #repeatRecentReleases()}, and holds calls
+	 * back while a failover promotes a replica.
+	 */
+	void followPrimary(FailoverHold hold) {
+		this.recentReleases = new RecentReleases();
+		this.calls.followPrimary(hold);
+	}
+
+	/**
+	 * Sends the releases of the last seconds again, owner checked, without waiting: after a
+	 * failover, the new primary may hold locks whose release the old primary took and lost.
+	 * @return how many were sent
+	 */
+	int repeatRecentReleases() {
+		RecentReleases recent = this.recentReleases;
+		if (recent == null) {
+			return 0;
+		}
+		List<RecentReleases.Release> releases = recent.recent();
+		releases.forEach((release) -> releaseQuietly(release.keys(), release.owner()));
+		return releases.size();
+	}
+
+	/** The outcome of a release, in the order of release.lua's results. */
+	enum Released {
+
+		/**
+		 * Nobody held the lock: it expired, Redis lost it, or this release ran twice (Lettuce
+		 * sends a command again after a reconnect when its reply was lost).
+		 */
+		GONE,
+
+		/** Deleted. */
+		RELEASED,
+
+		/** Deleted on yielding, and waiters of other instances wait for it. */
+		AWAITED_ELSEWHERE,
+
+		/** Another owner holds the lock: lost. */
+		TAKEN;
+
+		/** Whether the release deleted the lock. */
+		boolean deleted() {
+			return this == RELEASED || this == AWAITED_ELSEWHERE;
+		}
+
+	}
+
+	/**
+	 * Sends a release without waiting for its reply: for a lock whose acquisition may or may not
+	 * have happened (no reply in time), so that it is not left held for a whole lease.
+	 */
+	void releaseQuietly(LockKeys keys, String owner) {
+		this.calls.sendQuietly(releaseScript(keys, owner));
+	}
+
+	private static TimedScripts.Script releaseScript(LockKeys keys, String owner) {
+		return new TimedScripts.Script(RELEASE, List.of(keys.lock(), keys.waiting()), owner, keys.channel(), "");
+	}
+
+	/** Keeps the lock for {@code keepMillis} more, out of reach of its owner's renewals. */
+	boolean keep(LockKeys keys, String owner, long keepMillis) {
+		Acknowledged reply = write("keep lock '" + keys.name() + "'", KEEP, List.of(keys.lock(), keys.waiting()), owner,
+				String.valueOf(keepMillis), keys.channel());
+		reportIfUnreplicated(keys, "keep", reply);
+		return number(reply.value()) == 1;
+	}
+
+	/**
+	 * Extends many locks at once: the scripts are sent together and their replies awaited up to
+	 * one deadline.
+	 * @return for each lock in order, whether its owner still held it, or {@code null} if Redis
+	 * did not answer for it
+	 * @throws LockUnavailableException if no connection could be had
+	 */
+	List<@Nullable Boolean> extendAll(List<LockKeys> keys, List<String> owners, long leaseMillis, Duration timeout) {
+		List<TimedScripts.Script> scripts = new ArrayList<>(keys.size());
+		for (int i = 0; i < keys.size(); i++) {
+			scripts.add(new TimedScripts.Script(EXTEND, List.of(keys.get(i).lock()), owners.get(i),
+					String.valueOf(leaseMillis)));
+		}
+		List<@Nullable Boolean> held = new ArrayList<>(keys.size());
+		for (TimedScripts.Reply reply : this.calls.evalAll("renew " + keys.size() + " lock(s)", scripts, timeout)) {
+			held.add((reply.failure() != null) ? null : number(reply.value()) == 1);
+		}
+		return held;
+	}
+
+	boolean exists(LockKeys keys) {
+		return number(this.calls.eval("look up lock '" + keys.name() + "'", LOCKED, List.of(keys.lock()))) == 1;
+	}
+
+	/** Runs a script that writes the lock; with replica acknowledgement, waits for the replicas. */
+	private Acknowledged write(String what, RedisScript<?> script, List<String> keys, String... args) {
+		if (this.replicated == null) {
+			return new Acknowledged(this.calls.eval(what, script, keys, args), 0);
+		}
+		return this.replicated.eval(what, new TimedScripts.Script(script, keys, args));
+	}
+
+	private boolean unreplicated(Acknowledged reply) {
+		return reply.replicas() < this.replicasAwaited;
+	}
+
+	private void refuseIfUnreplicated(LockKeys keys, Acknowledged reply) {
+		if (unreplicated(reply)) {
+			this.metrics.unreplicated("acquire");
+			String shortfall = replicasOf(reply) + " had it in time";
+			// The caller releases the lock, as for any acquisition that ends in this exception.
+			throw new LockUnavailableException("Lock '" + keys.name() + "' was not granted: " + shortfall
+					+ ", so a failover could grant it again", new TimeoutException(shortfall));
+		}
+	}
+
+	private void reportIfUnreplicated(LockKeys keys, String operation, Acknowledged reply) {
+		if (unreplicated(reply)) {
+			this.metrics.unreplicated(operation);
+			logger.warn("The " + operation + " of lock '" + keys.name() + "' took effect, but only " + replicasOf(reply)
+					+ " had it in time: after a failover the lock may stay held until its lease runs out");
+		}
+	}
+
+	private String replicasOf(Acknowledged reply) {
+		return reply.replicas() + " of " + this.replicasAwaited + " replica(s)";
+	}
+
+	/** Closes the idle connections that wait for replicas: after a failover they lead to the old primary. */
+	void closeReplicaConnections() {
+		if (this.replicated != null) {
+			this.replicated.closeIdle();
+		}
+	}
+
+	/** Closes the connections that wait for replicas and stops the threads that open connections. */
+	void close() {
+		if (this.replicated != null) {
+			this.replicated.close();
+		}
+		this.calls.close();
+	}
+
+	private static long number(@Nullable Object reply) {
+		return ((Number) reply).longValue();
+	}
+
+	private static <T> RedisScript<T> script(String name, Class<T> resultType) {
+		return LuaScripts.load(LockCommands.class, name, resultType);
+	}
+
+	/** A script that issues fencing tokens, loaded behind the function that does it. */
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static <T> RedisScript<T> fencingScript(String name, Class<?> resultType) {
+		return (RedisScript) LuaScripts.load(LockCommands.class, "fence.lua", name, resultType);
+	}
+
+}

@@ -1,0 +1,68 @@
+package dev.baton.lock.redis;
+
+import dev.baton.lock.LockLostEvent;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
+
+import dev.baton.internal.DaemonExecutors;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Tells of lost leases: a warning, the {@code baton.lock.lost} counter and a
+ * {@link LockLostEvent} for the application's listener, which runs on a thread of its own so
+ * that a slow or failing listener cannot hold up renewals. Reporting never throws into a holder,
+ * also once closed.
+ */
+final class LossReports implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(RedisLockManager.class);
+
+	private final Consumer<LockLostEvent> listener;
+
+	private final LockMetrics metrics;
+
+	private final MetricGroups metricGroups;
+
+	private final ExecutorService events = DaemonExecutors.singleThread("baton-lock-events");
+
+	LossReports(Consumer<LockLostEvent> listener, LockMetrics metrics, MetricGroups metricGroups) {
+		this.listener = listener;
+		this.metrics = metrics;
+		this.metricGroups = metricGroups;
+	}
+
+	/**
+	 * Reports a lease lost.
+	 * @param how how it was lost, completing "Lost lock 'x': ..."
+	 */
+	void lost(RedisLockLease lease, String how) {
+		long token = lease.issuedToken();
+		logger.warn("Lost lock '" + lease.name() + "' ("
+				+ ((token != 0) ? "fencing token " + token : "no fencing token issued") + "): " + how);
+		this.metrics.lost(this.metricGroups.tag(lease.group()));
+		LockLostEvent event = new LockLostEvent(lease.name(), lease.group(), token);
+		Runnable notification = () -> {
+			try {
+				this.listener.accept(event);
+			}
+			catch (Throwable ex) {
+				logger.error("Lock-lost listener failed for " + event, ex);
+			}
+		};
+		try {
+			this.events.execute(notification);
+		}
+		catch (RejectedExecutionException ex) {
+			// Closed: the holder still learns of its loss, on its own thread.
+			notification.run();
+		}
+	}
+
+	@Override
+	public void close() {
+		this.events.shutdown();
+	}
+
+}
