@@ -8,9 +8,10 @@ import java.util.concurrent.TimeUnit;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockUnavailableException;
 import dev.baton.lock.redis.RedisLockManager;
+import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.ScheduledTask;
-import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.spi.AdvanceableQueue;
 import dev.baton.queue.redis.RedisDelayQueues;
 import dev.baton.test.AclRedisServer;
 import org.junit.jupiter.api.AfterAll;
@@ -44,9 +45,9 @@ class ChannelDeniedAclUserTests {
 
 	private RedisDelayQueues restrictedQueues;
 
-	private ConsumableQueue<String> admin;
+	private DelayQueue<String> admin;
 
-	private ConsumableQueue<String> restricted;
+	private DelayQueue<String> restricted;
 
 	@BeforeAll
 	static void startRedis() {
@@ -68,8 +69,8 @@ class ChannelDeniedAclUserTests {
 		});
 		this.adminQueues = queues(redis.admin());
 		this.restrictedQueues = queues(keysOnly);
-		this.admin = (ConsumableQueue<String>) this.adminQueues.get("orders", String.class);
-		this.restricted = (ConsumableQueue<String>) this.restrictedQueues.get("orders", String.class);
+		this.admin = this.adminQueues.get("orders", String.class);
+		this.restricted = this.restrictedQueues.get("orders", String.class);
 	}
 
 	@AfterEach
@@ -123,7 +124,7 @@ class ChannelDeniedAclUserTests {
 		this.admin.schedule("o-1", "payload", Duration.ofHours(1));
 		Instant dueAt = this.admin.find("o-1").orElseThrow().dueAt();
 
-		assertThatRuntimeException().isThrownBy(() -> this.restricted.advance(Duration.ofHours(1)));
+		assertThatRuntimeException().isThrownBy(() -> ((AdvanceableQueue) this.restricted).advance(Duration.ofHours(1)));
 
 		assertThat(this.admin.find("o-1")).map(ScheduledTask::dueAt).contains(dueAt);
 	}

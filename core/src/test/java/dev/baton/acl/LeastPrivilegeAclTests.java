@@ -16,7 +16,7 @@ import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.DeadLetterRetention;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
-import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.support.ConsumedQueues;
 import dev.baton.queue.redis.RedisDelayQueues;
 import dev.baton.support.DirectRedis;
 import dev.baton.test.AclRedisServer;
@@ -97,7 +97,7 @@ class LeastPrivilegeAclTests {
 		try (RedisDelayQueues queues = RedisDelayQueues.builder(baton, JsonMapper.builder().build())
 			.deadLetterRetention((name) -> new DeadLetterRetention(10, Duration.ofDays(1)))
 			.build()) {
-			ConsumableQueue<String> queue = (ConsumableQueue<String>) queues.get("orders", String.class);
+			var queue = ConsumedQueues.of(queues.get("orders", String.class));
 			CountDownLatch woken = new CountDownLatch(1);
 			try (AutoCloseable wakeUps = queue.onWake(woken::countDown)) {
 				queue.schedule("o-1", "first", Duration.ZERO);

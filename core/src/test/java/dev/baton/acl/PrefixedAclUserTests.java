@@ -9,7 +9,7 @@ import dev.baton.lock.LockLease;
 import dev.baton.lock.LockUnavailableException;
 import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.Delivery;
-import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.support.ConsumedQueues;
 import dev.baton.queue.redis.RedisDelayQueues;
 import dev.baton.test.AclRedisServer;
 import org.junit.jupiter.api.AfterAll;
@@ -64,7 +64,7 @@ class PrefixedAclUserTests {
 		try (RedisDelayQueues queues = RedisDelayQueues.builder(app1, JsonMapper.builder().build())
 			.keyPrefix("app1:q:")
 			.build()) {
-			ConsumableQueue<String> queue = (ConsumableQueue<String>) queues.get("orders", String.class);
+			var queue = ConsumedQueues.of(queues.get("orders", String.class));
 			CountDownLatch woken = new CountDownLatch(1);
 			try (AutoCloseable wakeUps = queue.onWake(woken::countDown)) {
 				queue.schedule("o-1", "payload", Duration.ZERO);

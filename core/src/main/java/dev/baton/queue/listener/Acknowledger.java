@@ -11,8 +11,8 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import dev.baton.queue.Delivery;
-import dev.baton.queue.internal.ConsumableQueue;
-import dev.baton.queue.internal.PartialSettlementException;
+import dev.baton.queue.spi.ConsumableQueue;
+import dev.baton.queue.spi.PartialSettlementException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

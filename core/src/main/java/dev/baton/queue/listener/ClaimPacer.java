@@ -13,7 +13,7 @@ import java.util.function.IntSupplier;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.baton.queue.internal.WakeSignal;
+import dev.baton.queue.spi.WakeSignal;
 
 /**
  * Decides when an idle listener container claims, from its queue's wake signals.

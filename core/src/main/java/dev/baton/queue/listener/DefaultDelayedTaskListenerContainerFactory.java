@@ -16,7 +16,7 @@ import dev.baton.observation.TaskHandlingObservationConvention;
 import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
-import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.spi.ConsumableQueue;
 
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;

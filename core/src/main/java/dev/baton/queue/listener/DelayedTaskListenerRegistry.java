@@ -14,7 +14,7 @@ import dev.baton.internal.ObservationSettings;
 import dev.baton.observation.TaskHandlingObservationConvention;
 import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.DelayQueues;
-import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.spi.ConsumableQueue;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;

@@ -6,7 +6,7 @@ import dev.baton.internal.Durations;
 import dev.baton.observation.TaskHandlingContext.Outcome;
 import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.Delivery;
-import dev.baton.queue.internal.SafeDeadLetterReason;
+import dev.baton.internal.SafeDeadLetterReason;
 
 /**
  * Settles the task of a failed handler as the {@link DelayedTaskErrorHandler} decides: retried

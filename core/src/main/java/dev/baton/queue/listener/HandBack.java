@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.baton.queue.Delivery;
-import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.spi.ConsumableQueue;
 import org.apache.commons.logging.Log;
 
 /**

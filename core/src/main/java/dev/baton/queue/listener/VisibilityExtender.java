@@ -8,8 +8,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import dev.baton.queue.Delivery;
-import dev.baton.queue.internal.ConsumableQueue;
-import dev.baton.queue.internal.PartialSettlementException;
+import dev.baton.queue.spi.ConsumableQueue;
+import dev.baton.queue.spi.PartialSettlementException;
 import dev.baton.queue.listener.HandlerMetrics.StaleOperation;
 import org.apache.commons.logging.Log;
 import org.jspecify.annotations.Nullable;

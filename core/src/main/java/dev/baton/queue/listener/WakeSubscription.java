@@ -2,7 +2,7 @@ package dev.baton.queue.listener;
 
 import java.time.Duration;
 
-import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.spi.ConsumableQueue;
 import org.apache.commons.logging.Log;
 import org.jspecify.annotations.Nullable;
 

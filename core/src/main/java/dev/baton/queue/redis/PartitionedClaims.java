@@ -22,9 +22,9 @@ import dev.baton.internal.ThrottledLog;
 import dev.baton.internal.TimedScripts;
 import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.Delivery;
-import dev.baton.queue.internal.ConsumableQueue.Claim;
-import dev.baton.queue.internal.QueueInput;
-import dev.baton.queue.internal.SafeDeadLetterReason;
+import dev.baton.queue.spi.ConsumableQueue.Claim;
+import dev.baton.internal.QueueInput;
+import dev.baton.internal.SafeDeadLetterReason;
 
 /**
  * Claims a queue's due tasks from its partitions: in rounds, each one round trip, leaving out the
@@ -104,7 +104,7 @@ final class PartitionedClaims<T> {
 	}
 
 	/**
-	 * Claims due tasks; see {@link dev.baton.queue.internal.ConsumableQueue#claim}.
+	 * Claims due tasks; see {@link dev.baton.queue.spi.ConsumableQueue#claim}.
 	 * <p>A partitioned queue with a backlog (the last claim got all it asked for) asks one
 	 * partition, each in turn, for the whole claim, so that a claim costs one script as without
 	 * partitions. Otherwise, or when that partition falls short, it asks every partition (the

@@ -30,9 +30,10 @@ import dev.baton.observation.DefaultTaskSchedulingObservationConvention;
 import dev.baton.observation.TaskSchedulingContext;
 import dev.baton.observation.TaskSchedulingObservationConvention;
 import io.micrometer.observation.Observation;
-import dev.baton.queue.internal.ConsumableQueue;
-import dev.baton.queue.internal.QueueInput;
-import dev.baton.queue.internal.WakeSignal;
+import dev.baton.queue.spi.AdvanceableQueue;
+import dev.baton.queue.spi.ConsumableQueue;
+import dev.baton.internal.QueueInput;
+import dev.baton.queue.spi.WakeSignal;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -47,7 +48,7 @@ import tools.jackson.core.JacksonException;
  *
  * @param <T> the payload type
  */
-final class RedisDelayQueue<T> implements ConsumableQueue<T> {
+final class RedisDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, AdvanceableQueue {
 
 	private static final Log logger = LogFactory.getLog(RedisDelayQueue.class);
 

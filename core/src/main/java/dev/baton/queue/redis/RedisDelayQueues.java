@@ -17,7 +17,7 @@ import dev.baton.queue.DeadLetterRetention;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.PayloadEnvelope;
-import dev.baton.queue.internal.QueueInput;
+import dev.baton.internal.QueueInput;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
@@ -125,7 +125,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 	/**
 	 * {@inheritDoc}
-	 * <p>The returned queue also implements {@link dev.baton.queue.internal.ConsumableQueue}.
+	 * <p>The returned queue also implements {@link dev.baton.queue.spi.ConsumableQueue}.
 	 */
 	@Override
 	@SuppressWarnings("unchecked")
@@ -215,7 +215,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 	/**
 	 * Stop listening for wake-ups; the queues can still be used for everything but
-	 * {@link dev.baton.queue.internal.ConsumableQueue#onWake(Runnable)}.
+	 * {@link dev.baton.queue.spi.ConsumableQueue#onWake(Runnable)}.
 	 */
 	@Override
 	public void close() {

@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.Map;
 
 import dev.baton.queue.Delivery;
-import dev.baton.queue.internal.QueueInput;
+import dev.baton.internal.QueueInput;
 
 /**
  * One delivery of a task, identified by the token the claim script gave it.

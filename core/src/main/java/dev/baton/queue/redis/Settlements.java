@@ -9,8 +9,8 @@ import java.util.Map;
 
 import dev.baton.internal.TimedScripts;
 import dev.baton.queue.Delivery;
-import dev.baton.queue.internal.PartialSettlementException;
-import dev.baton.queue.internal.QueueInput;
+import dev.baton.queue.spi.PartialSettlementException;
+import dev.baton.internal.QueueInput;
 
 /**
  * Settles and extends a queue's deliveries: one script call per partition, all at once, each

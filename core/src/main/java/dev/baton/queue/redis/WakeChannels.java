@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Consumer;
 
-import dev.baton.queue.internal.WakeSignal;
+import dev.baton.queue.spi.WakeSignal;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

@@ -3,7 +3,7 @@ package dev.baton.queue.listener;
 import java.time.Duration;
 import java.time.Instant;
 
-import dev.baton.queue.internal.WakeSignal;
+import dev.baton.queue.spi.WakeSignal;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -8,7 +8,7 @@ import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.annotation.DelayedTask;
-import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.spi.ConsumableQueue;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -19,8 +19,9 @@ import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
 import dev.baton.queue.QueueStats;
 import dev.baton.queue.ScheduledTask;
-import dev.baton.queue.internal.ConsumableQueue;
-import dev.baton.queue.internal.WakeSignal;
+import dev.baton.queue.spi.AdvanceableQueue;
+import dev.baton.queue.spi.ConsumableQueue;
+import dev.baton.queue.spi.WakeSignal;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -101,7 +102,7 @@ final class FaultyQueues {
 			public <T> DelayQueue<T> get(String name, Class<T> payloadType) {
 				DelayQueue<T> queue = queues.get(name, payloadType);
 				boolean faulty = FaultyQueues.this.queues.isEmpty() || FaultyQueues.this.queues.contains(name);
-				return faulty ? new FaultyQueue<>((ConsumableQueue<T>) queue) : queue;
+				return faulty ? new FaultyQueue<>(queue) : queue;
 			}
 
 		};
@@ -116,18 +117,22 @@ final class FaultyQueues {
 		}
 	}
 
-	private final class FaultyQueue<T> implements ConsumableQueue<T> {
+	private final class FaultyQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, AdvanceableQueue {
 
-		private final ConsumableQueue<T> queue;
+		private final DelayQueue<T> queue;
 
-		FaultyQueue(ConsumableQueue<T> queue) {
+		private final ConsumableQueue<T> consumable;
+
+		@SuppressWarnings("unchecked")
+		FaultyQueue(DelayQueue<T> queue) {
 			this.queue = queue;
+			this.consumable = (ConsumableQueue<T>) queue;
 		}
 
 		@Override
 		public Claim<T> claim(int max, Duration visibilityTimeout) {
 			enter(Call.CLAIM);
-			Claim<T> claim = this.queue.claim(max, visibilityTimeout);
+			Claim<T> claim = this.consumable.claim(max, visibilityTimeout);
 			if (!claim.deliveries().isEmpty()) {
 				sleep(FaultyQueues.this.claimReturnsAfter);
 			}
@@ -139,24 +144,24 @@ final class FaultyQueues {
 				Duration visibilityTimeout) {
 			enter(Call.EXTEND);
 			sleep(FaultyQueues.this.extensionTakes);
-			return this.queue.extendVisibility(deliveries, visibilityTimeout);
+			return this.consumable.extendVisibility(deliveries, visibilityTimeout);
 		}
 
 		@Override
 		public List<Delivery<T>> acknowledge(Collection<? extends Delivery<T>> deliveries) {
 			enter(Call.ACKNOWLEDGE);
-			return this.queue.acknowledge(deliveries);
+			return this.consumable.acknowledge(deliveries);
 		}
 
 		@Override
 		public void handBack(Collection<? extends Delivery<T>> deliveries) {
 			enter(Call.HAND_BACK);
-			this.queue.handBack(deliveries);
+			this.consumable.handBack(deliveries);
 		}
 
 		@Override
 		public AutoCloseable onSignal(Consumer<WakeSignal> listener) {
-			return this.queue.onSignal(listener);
+			return this.consumable.onSignal(listener);
 		}
 
 		@Override
@@ -191,7 +196,7 @@ final class FaultyQueues {
 
 		@Override
 		public long advance(@Nullable Duration by) {
-			return this.queue.advance(by);
+			return ((AdvanceableQueue) this.queue).advance(by);
 		}
 
 		@Override

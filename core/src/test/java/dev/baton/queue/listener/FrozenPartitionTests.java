@@ -11,10 +11,11 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.zip.CRC32;
 
+import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
-import dev.baton.queue.internal.ConsumableQueue;
-import dev.baton.queue.internal.PartialSettlementException;
+import dev.baton.queue.spi.ConsumableQueue;
+import dev.baton.queue.spi.PartialSettlementException;
 import dev.baton.queue.redis.RedisDelayQueues;
 import dev.baton.support.OrdersConsumer;
 import dev.baton.test.LocalRedisCluster;
@@ -94,7 +95,7 @@ class FrozenPartitionTests {
 			await().atMost(Duration.ofSeconds(6))
 				.until(() -> done.containsAll(held.stream().map(Delivery::id).filter((id) -> !frozenIds.contains(id)).toList()));
 			await().atMost(Duration.ofSeconds(20)).until(() -> done.size() == held.size());
-			assertThat(orders.stats().inFlight()).isZero();
+			assertThat(inFlight()).isZero();
 		}
 		finally {
 			acknowledger.close(System.nanoTime());
@@ -165,7 +166,7 @@ class FrozenPartitionTests {
 		await().pollDelay(Duration.ofMillis(500)).until(() -> true);
 		assertThat(scriptCalls(frozen) - scriptsBefore).as("claim and hand-back scripts the frozen primary got")
 			.isEqualTo(claimsAndHandBacks);
-		assertThat(orders.stats().inFlight()).isEqualTo(claimed.size());
+		assertThat(inFlight()).isEqualTo(claimed.size());
 	}
 
 	private ConsumableQueue<Object> ordersWithDueTasks(int tasks) {
@@ -174,12 +175,15 @@ class FrozenPartitionTests {
 			.partitions((name) -> PARTITIONS)
 			.commandTimeout(Duration.ofSeconds(1))
 			.build();
+		DelayQueue<String> orders = this.queues.get(this.queue, String.class);
+		orders.scheduleAll(IntStream.range(0, tasks).mapToObj((i) -> NewTask.of("o-" + i, "x", Duration.ZERO)).toList());
 		@SuppressWarnings("unchecked")
-		ConsumableQueue<Object> orders = (ConsumableQueue<Object>) (ConsumableQueue<?>) this.queues.get(this.queue,
-				String.class);
-		orders.scheduleAll(IntStream.range(0, tasks).mapToObj((i) -> NewTask.<Object>of("o-" + i, "x", Duration.ZERO))
-			.toList());
-		return orders;
+		ConsumableQueue<Object> consumable = (ConsumableQueue<Object>) (ConsumableQueue<?>) orders;
+		return consumable;
+	}
+
+	private long inFlight() {
+		return this.queues.get(this.queue, String.class).stats().inFlight();
 	}
 
 	private static List<Delivery<Object>> claimAll(ConsumableQueue<Object> orders, int tasks) {

@@ -8,7 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.annotation.DelayedTask;
-import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.spi.AdvanceableQueue;
 import dev.baton.queue.redis.RedisDelayQueues;
 import dev.baton.test.RedisTest;
 import io.micrometer.observation.Observation;
@@ -62,7 +62,7 @@ class TraceAcrossTheDelayTests {
 
 		Observation.createNotStarted("checkout", checkout)
 			.observe(() -> orders.schedule("o-1", new Parcel("o-1", 1), Duration.ofMinutes(30)));
-		((ConsumableQueue<Parcel>) orders).advance(Duration.ofMinutes(30));
+		((AdvanceableQueue) orders).advance(Duration.ofMinutes(30));
 
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.handler.spans.size() == 1);
 		SimpleSpan request = span(this.checkoutTracer, "checkout");
@@ -84,7 +84,7 @@ class TraceAcrossTheDelayTests {
 	void taskScheduledOutsideATraceStartsANewOneAndStoresNoContext(RedisConnectionFactory connectionFactory) {
 		DelayQueue<Parcel> orders = queues(connectionFactory, ObservationRegistry.NOOP).get("orders", Parcel.class);
 		orders.schedule("o-2", new Parcel("o-2", 1), Duration.ofMinutes(5));
-		assertThat(((ConsumableQueue<Parcel>) orders).advance(Duration.ofMinutes(5))).isEqualTo(1);
+		assertThat(((AdvanceableQueue) orders).advance(Duration.ofMinutes(5))).isEqualTo(1);
 		startWorker(connectionFactory);
 
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.handler.spans.size() == 1);

@@ -8,7 +8,6 @@ import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
 import dev.baton.queue.PartiallyScheduledException;
 import dev.baton.queue.QueueUnavailableException;
-import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.support.ProxiedRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,7 +50,7 @@ class BoundedQueueCallTests {
 	@Test
 	void extensionThatRedisDoesNotAnswerFailsWithinAThirdOfTheVisibilityTimeout() {
 		@SuppressWarnings("unchecked")
-		ConsumableQueue<String> queue = (ConsumableQueue<String>) this.queues.get("orders", String.class);
+		RedisDelayQueue<String> queue = (RedisDelayQueue<String>) this.queues.get("orders", String.class);
 		queue.schedule("o-1", "x", Duration.ZERO);
 		List<Delivery<String>> deliveries = queue.claim(1, Duration.ofSeconds(3)).deliveries();
 
@@ -105,7 +104,7 @@ class BoundedQueueCallTests {
 	@Test
 	void aClaimAnsweredTooLateHandsItsTasksBackWithoutCountingAnAttempt() {
 		@SuppressWarnings("unchecked")
-		ConsumableQueue<String> queue = (ConsumableQueue<String>) this.queues.get("orders", String.class);
+		RedisDelayQueue<String> queue = (RedisDelayQueue<String>) this.queues.get("orders", String.class);
 		assertThat(queue.claim(1, Duration.ofMinutes(5)).deliveries()).isEmpty();
 		queue.schedule("o-1", "x", Duration.ZERO);
 

@@ -8,7 +8,6 @@ import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DeadLetterRetention;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
-import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.test.RedisTest;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -33,7 +32,7 @@ class DeadLetterRetentionTests {
 	@SuppressWarnings("unchecked")
 	void byDefaultNoDeadLetterIsEverDeleted(RedisConnectionFactory connectionFactory) {
 		try (RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build()).build()) {
-			ConsumableQueue<String> queue = (ConsumableQueue<String>) queues.get("payments", String.class);
+			RedisDelayQueue<String> queue = (RedisDelayQueue<String>) queues.get("payments", String.class);
 			// More than the 10,000 that the count trim used to keep by default
 			queue.scheduleAll(IntStream.range(0, 10_001).mapToObj((i) -> NewTask.of("p-" + i, "x", Duration.ZERO)).toList());
 
@@ -47,7 +46,7 @@ class DeadLetterRetentionTests {
 	void deadLettersBeyondTheRetainedCountAreDeletedWhollyAndCounted(RedisConnectionFactory connectionFactory,
 			StringRedisTemplate redis) {
 		try (RedisDelayQueues queues = retaining(connectionFactory, new DeadLetterRetention(3, Duration.ofDays(1)))) {
-			ConsumableQueue<String> queue = orders(queues);
+			RedisDelayQueue<String> queue = orders(queues);
 			for (int i = 0; i < 5; i++) {
 				queue.schedule("o-" + i, "x", Duration.ZERO);
 				queue.poll(1).get(0).deadLetter("failed " + i);
@@ -68,7 +67,7 @@ class DeadLetterRetentionTests {
 	void deadLettersOlderThanTheRetainedAgeAreDeletedByTheNextClaimOfAQuietQueue(
 			RedisConnectionFactory connectionFactory, StringRedisTemplate redis) throws InterruptedException {
 		try (RedisDelayQueues queues = retaining(connectionFactory, new DeadLetterRetention(100, Duration.ofMillis(200)))) {
-			ConsumableQueue<String> queue = orders(queues);
+			RedisDelayQueue<String> queue = orders(queues);
 			queue.schedule("old", "x", Duration.ZERO);
 			queue.poll(1).get(0).deadLetter("failed");
 			queue.schedule("young", "x", Duration.ofMillis(150));
@@ -84,7 +83,7 @@ class DeadLetterRetentionTests {
 		}
 	}
 
-	private static void deadLetterEverything(ConsumableQueue<String> queue) {
+	private static void deadLetterEverything(RedisDelayQueue<String> queue) {
 		List<Delivery<String>> deliveries;
 		while (!(deliveries = queue.poll(1000)).isEmpty()) {
 			deliveries.forEach((delivery) -> delivery.deadLetter("provider down"));
@@ -99,8 +98,8 @@ class DeadLetterRetentionTests {
 	}
 
 	@SuppressWarnings("unchecked")
-	private static ConsumableQueue<String> orders(RedisDelayQueues queues) {
-		return (ConsumableQueue<String>) queues.get("orders", String.class);
+	private static RedisDelayQueue<String> orders(RedisDelayQueues queues) {
+		return (RedisDelayQueue<String>) queues.get("orders", String.class);
 	}
 
 	private Counter deleted() {

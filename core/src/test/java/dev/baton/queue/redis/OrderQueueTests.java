@@ -1,6 +1,5 @@
 package dev.baton.queue.redis;
 
-import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -14,13 +13,13 @@ abstract class OrderQueueTests {
 
 	RedisDelayQueues queues;
 
-	ConsumableQueue<Order> queue;
+	RedisDelayQueue<Order> queue;
 
 	@BeforeEach
 	@SuppressWarnings("unchecked")
 	void createQueue(RedisConnectionFactory connectionFactory) {
 		this.queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build()).build();
-		this.queue = (ConsumableQueue<Order>) this.queues.get("orders", Order.class);
+		this.queue = (RedisDelayQueue<Order>) this.queues.get("orders", Order.class);
 	}
 
 	@AfterEach

@@ -14,7 +14,7 @@ import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
 import dev.baton.queue.ScheduledTask;
-import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.spi.ConsumableQueue;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -57,7 +57,7 @@ class PartitionedDelayQueueTests {
 	@Test
 	void smallClaimsGoRoundThePartitionsAndDrainEveryTaskOnce(RedisConnectionFactory connectionFactory) {
 		try (RedisDelayQueues queues = partitioned(connectionFactory, 4)) {
-			ConsumableQueue<String> orders = (ConsumableQueue<String>) queues.get("orders", String.class);
+			RedisDelayQueue<String> orders = (RedisDelayQueue<String>) queues.get("orders", String.class);
 			orders.scheduleAll(IntStream.range(0, 100).mapToObj((i) -> NewTask.of("o-" + i, "x", Duration.ZERO)).toList());
 
 			List<String> claimed = new ArrayList<>();
@@ -79,7 +79,7 @@ class PartitionedDelayQueueTests {
 	@Test
 	void aClaimOfOneFindsTheOnlyDueTaskWhicheverPartitionItsShareGoesTo(RedisConnectionFactory connectionFactory) {
 		try (RedisDelayQueues queues = partitioned(connectionFactory, 4)) {
-			ConsumableQueue<String> orders = (ConsumableQueue<String>) queues.get("orders", String.class);
+			RedisDelayQueue<String> orders = (RedisDelayQueue<String>) queues.get("orders", String.class);
 			for (int i = 0; i < 8; i++) {
 				orders.schedule("only-" + i, "x", Duration.ZERO);
 
@@ -94,7 +94,7 @@ class PartitionedDelayQueueTests {
 	void underABacklogEachClaimTakesFromOnePartitionAndEveryPartitionGetsItsTurn(
 			RedisConnectionFactory connectionFactory, StringRedisTemplate redis) {
 		try (RedisDelayQueues queues = partitioned(connectionFactory, 4)) {
-			ConsumableQueue<String> orders = (ConsumableQueue<String>) queues.get("orders", String.class);
+			RedisDelayQueue<String> orders = (RedisDelayQueue<String>) queues.get("orders", String.class);
 			orders.scheduleAll(IntStream.range(0, 400).mapToObj((i) -> NewTask.of("o-" + i, "x", Duration.ZERO)).toList());
 			QueuePartitions partitions = new QueuePartitions("baton:q:", "orders", 4);
 
@@ -207,7 +207,7 @@ class PartitionedDelayQueueTests {
 	void aWakeUpFromAPartitionOtherThanTheFirstReachesTheConsumer(RedisConnectionFactory connectionFactory)
 			throws Exception {
 		try (RedisDelayQueues queues = partitioned(connectionFactory, 4)) {
-			ConsumableQueue<String> orders = (ConsumableQueue<String>) queues.get("orders", String.class);
+			RedisDelayQueue<String> orders = (RedisDelayQueue<String>) queues.get("orders", String.class);
 			QueueKeys lastPartition = QueueKeys.of("baton:q:", "orders", 3);
 			String id = IntStream.range(0, 1000)
 				.mapToObj((i) -> "o-" + i)
@@ -232,7 +232,7 @@ class PartitionedDelayQueueTests {
 	@SuppressWarnings("unchecked")
 	void peekAndDeadLettersReadTheirLimitInTotalWhateverThePartitions(RedisConnectionFactory connectionFactory) {
 		try (RedisDelayQueues queues = partitioned(connectionFactory, 8)) {
-			ConsumableQueue<Counted> queue = (ConsumableQueue<Counted>) queues.get("counted", Counted.class);
+			RedisDelayQueue<Counted> queue = (RedisDelayQueue<Counted>) queues.get("counted", Counted.class);
 			for (int i = 0; i < 80; i++) {
 				queue.schedule("c-" + i, new Counted("c-" + i), Duration.ofMinutes(10 + i));
 			}
@@ -256,7 +256,7 @@ class PartitionedDelayQueueTests {
 	@SuppressWarnings("unchecked")
 	void peekFindsTheEarliestTasksWhenOnePartitionHoldsThemAll(RedisConnectionFactory connectionFactory) {
 		try (RedisDelayQueues queues = partitioned(connectionFactory, 8)) {
-			ConsumableQueue<Counted> queue = (ConsumableQueue<Counted>) queues.get("counted", Counted.class);
+			RedisDelayQueue<Counted> queue = (RedisDelayQueue<Counted>) queues.get("counted", Counted.class);
 			QueuePartitions partitions = new QueuePartitions("baton:q:", "counted", 8);
 			QueueKeys first = partitions.forId("c-0");
 			List<String> crowded = IntStream.range(0, 1000)

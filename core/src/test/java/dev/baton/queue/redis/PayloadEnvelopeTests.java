@@ -12,7 +12,6 @@ import javax.crypto.spec.SecretKeySpec;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.PayloadEnvelope;
 import dev.baton.queue.ScheduledTask;
-import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -42,7 +41,7 @@ class PayloadEnvelopeTests {
 	@Test
 	void forgedPayloadIsNotHandled(RedisConnectionFactory connectionFactory, StringRedisTemplate redis) {
 		try (RedisDelayQueues queues = queues(connectionFactory)) {
-			ConsumableQueue<Order> orders = (ConsumableQueue<Order>) queues.get("orders", Order.class);
+			RedisDelayQueue<Order> orders = (RedisDelayQueue<Order>) queues.get("orders", Order.class);
 			orders.schedule("o-1", new Order("o-1", 5), Duration.ZERO);
 			redis.opsForHash().put(TASKS, "o-1", "{\"number\":\"o-1\",\"amount\":5000}");
 

@@ -4,7 +4,6 @@ import java.time.Duration;
 
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
-import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -49,11 +48,11 @@ class PayloadEvolutionTests {
 			writer.get("orders", OrderV1.class).schedule("older", new OrderV1("o-2"), Duration.ZERO);
 			writer.get("orders", OrderV2.class).schedule("current", new OrderV2("o-3", "USD"), Duration.ZERO);
 
-			ConsumableQueue<OrderV2> queue = consumable(strict.get("orders", OrderV2.class));
+			RedisDelayQueue<OrderV2> queue = consumable(strict.get("orders", OrderV2.class));
 			assertThat(queue.poll(10)).extracting(Delivery::id).containsExactly("newer", "current");
 			assertThat(queue.deadLetters(10)).extracting((dead) -> dead.id()).containsExactlyInAnyOrder("older");
 
-			ConsumableQueue<OrderV1> older = consumable(strict.get("orders", OrderV1.class));
+			RedisDelayQueue<OrderV1> older = consumable(strict.get("orders", OrderV1.class));
 			writer.get("orders", OrderV2.class).schedule("newest", new OrderV2("o-4", "CHF"), Duration.ZERO);
 			assertThat(older.poll(10)).isEmpty();
 			assertThat(older.deadLetters(10)).extracting((dead) -> dead.id()).contains("newest");
@@ -61,8 +60,8 @@ class PayloadEvolutionTests {
 	}
 
 	@SuppressWarnings("unchecked")
-	private static <T> ConsumableQueue<T> consumable(DelayQueue<T> queue) {
-		return (ConsumableQueue<T>) queue;
+	private static <T> RedisDelayQueue<T> consumable(DelayQueue<T> queue) {
+		return (RedisDelayQueue<T>) queue;
 	}
 
 }

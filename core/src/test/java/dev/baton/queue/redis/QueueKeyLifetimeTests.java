@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Set;
 
 import dev.baton.queue.Delivery;
-import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -23,7 +22,7 @@ class QueueKeyLifetimeTests {
 	void aDrainedQueueLeavesNoKeyWithoutAnExpiry(RedisConnectionFactory connectionFactory, StringRedisTemplate redis) {
 		try (RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
 			.build()) {
-			ConsumableQueue<String> queue = (ConsumableQueue<String>) queues.get("customer-42", String.class);
+			RedisDelayQueue<String> queue = (RedisDelayQueue<String>) queues.get("customer-42", String.class);
 			queue.schedule("a", "x", Duration.ZERO);
 			queue.schedule("b", "x", Duration.ofHours(1));
 			queue.reschedule("b", Duration.ZERO);
@@ -46,7 +45,7 @@ class QueueKeyLifetimeTests {
 			RedisConnectionFactory connectionFactory, StringRedisTemplate redis) {
 		try (RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
 			.build()) {
-			ConsumableQueue<String> queue = (ConsumableQueue<String>) queues.get("orders", String.class);
+			RedisDelayQueue<String> queue = (RedisDelayQueue<String>) queues.get("orders", String.class);
 			queue.schedule("o-1", "first", Duration.ZERO);
 			Delivery<String> first = queue.poll(1).get(0);
 			assertThat(first.ack()).isTrue();

@@ -3,7 +3,6 @@ package dev.baton.queue.redis;
 import java.time.Duration;
 
 import dev.baton.queue.DelayQueue;
-import dev.baton.queue.internal.ConsumableQueue;
 import dev.baton.test.RedisTest;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -45,7 +44,7 @@ class RedisDelayQueueBoundsTests {
 		try (RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
 			.meterRegistry(registry)
 			.build()) {
-			ConsumableQueue<String> queue = consumable(queues.get("orders", String.class));
+			RedisDelayQueue<String> queue = consumable(queues.get("orders", String.class));
 			queue.schedule("a", "x", Duration.ZERO);
 			queue.schedule("b", "x", Duration.ZERO);
 			// What an evicting maxmemory-policy does: the payloads' key is gone, the line is not.
@@ -60,8 +59,8 @@ class RedisDelayQueueBoundsTests {
 	}
 
 	@SuppressWarnings("unchecked")
-	private static ConsumableQueue<String> consumable(DelayQueue<String> queue) {
-		return (ConsumableQueue<String>) queue;
+	private static RedisDelayQueue<String> consumable(DelayQueue<String> queue) {
+		return (RedisDelayQueue<String>) queue;
 	}
 
 }

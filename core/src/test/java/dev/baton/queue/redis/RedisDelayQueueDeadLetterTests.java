@@ -9,7 +9,6 @@ import ch.qos.logback.core.read.ListAppender;
 import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
-import dev.baton.queue.internal.ConsumableQueue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -129,7 +128,7 @@ class RedisDelayQueueDeadLetterTests extends OrderQueueTests {
 			.meterRegistry(meters)
 			.build()) {
 			@SuppressWarnings("unchecked")
-			ConsumableQueue<Order> orders = (ConsumableQueue<Order>) metered.get("orders", Order.class);
+			RedisDelayQueue<Order> orders = (RedisDelayQueue<Order>) metered.get("orders", Order.class);
 			metered.get("orders", String.class).schedule("poison", "not an order", Duration.ZERO);
 
 			assertThat(orders.poll(10)).isEmpty();
@@ -167,7 +166,7 @@ class RedisDelayQueueDeadLetterTests extends OrderQueueTests {
 				throw new UnsupportedOperationException("hook broken");
 			})
 			.build()) {
-			ConsumableQueue<Order> orders = (ConsumableQueue<Order>) hooked.get("orders", Order.class);
+			RedisDelayQueue<Order> orders = (RedisDelayQueue<Order>) hooked.get("orders", Order.class);
 
 			assertThat(orders.poll(10)).isEmpty();
 

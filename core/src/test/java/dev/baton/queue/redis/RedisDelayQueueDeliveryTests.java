@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
-import dev.baton.queue.internal.ConsumableQueue.Claim;
+import dev.baton.queue.spi.ConsumableQueue.Claim;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.core.StringRedisTemplate;

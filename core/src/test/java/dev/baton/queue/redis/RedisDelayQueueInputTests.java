@@ -7,7 +7,6 @@ import java.util.List;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
-import dev.baton.queue.internal.ConsumableQueue;
 import org.assertj.core.api.ThrowingConsumer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -136,7 +135,7 @@ class RedisDelayQueueInputTests extends OrderQueueTests {
 		}
 	}
 
-	private void assertRefused(ThrowingConsumer<ConsumableQueue<Order>> call, String message) {
+	private void assertRefused(ThrowingConsumer<RedisDelayQueue<Order>> call, String message) {
 		assertThatIllegalArgumentException().isThrownBy(() -> call.accept(this.queue)).withMessageContaining(message);
 		assertThat(this.redis.keys("*")).as("keys written").isEmpty();
 	}

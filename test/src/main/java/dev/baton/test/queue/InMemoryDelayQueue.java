@@ -11,13 +11,15 @@ import java.util.function.Consumer;
 
 import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DeadLetterReason;
+import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
 import dev.baton.queue.QueueStats;
 import dev.baton.queue.ScheduledTask;
-import dev.baton.queue.internal.ConsumableQueue;
-import dev.baton.queue.internal.QueueInput;
-import dev.baton.queue.internal.WakeSignal;
+import dev.baton.queue.spi.AdvanceableQueue;
+import dev.baton.queue.spi.ConsumableQueue;
+import dev.baton.internal.QueueInput;
+import dev.baton.queue.spi.WakeSignal;
 import dev.baton.test.queue.QueueState.Claimed;
 import dev.baton.test.queue.QueueState.NewEntry;
 import dev.baton.test.queue.QueueState.Settlement;
@@ -35,7 +37,7 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * @param <T> the payload type
  */
-final class InMemoryDelayQueue<T> implements ConsumableQueue<T> {
+final class InMemoryDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, AdvanceableQueue {
 
 	private static final Log logger = LogFactory.getLog(InMemoryDelayQueue.class);
 

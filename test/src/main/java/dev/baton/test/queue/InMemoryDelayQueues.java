@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
-import dev.baton.queue.internal.QueueInput;
+import dev.baton.internal.QueueInput;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 import dev.baton.queue.Delivery;
-import dev.baton.queue.internal.QueueInput;
+import dev.baton.internal.QueueInput;
 import dev.baton.test.queue.QueueState.Settlement;
 import dev.baton.test.queue.QueueState.Stored;
 

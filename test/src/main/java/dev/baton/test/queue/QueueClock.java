@@ -3,7 +3,7 @@ package dev.baton.test.queue;
 import java.time.Duration;
 
 import dev.baton.queue.DelayQueue;
-import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.spi.AdvanceableQueue;
 
 /**
  * Runs delayed tasks now in tests, instead of waiting real minutes for them: {@link #advance}
@@ -38,7 +38,7 @@ public final class QueueClock {
 		if (by == null) {
 			throw new IllegalArgumentException("Duration to advance by must not be null");
 		}
-		return consumable(queue).advance(by);
+		return advanceable(queue).advance(by);
 	}
 
 	/**
@@ -48,12 +48,12 @@ public final class QueueClock {
 	 * @return how many waiting tasks are due now
 	 */
 	public static long runAllNow(DelayQueue<?> queue) {
-		return consumable(queue).advance(null);
+		return advanceable(queue).advance(null);
 	}
 
-	private static ConsumableQueue<?> consumable(DelayQueue<?> queue) {
-		if (queue instanceof ConsumableQueue<?> consumable) {
-			return consumable;
+	private static AdvanceableQueue advanceable(DelayQueue<?> queue) {
+		if (queue instanceof AdvanceableQueue advanceable) {
+			return advanceable;
 		}
 		throw new IllegalArgumentException("QueueClock moves Baton's queues only, not a "
 				+ queue.getClass().getName() + " (queue '" + queue.name() + "')");

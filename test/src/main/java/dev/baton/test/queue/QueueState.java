@@ -15,7 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 import dev.baton.queue.QueueStats;
-import dev.baton.queue.internal.WakeSignal;
+import dev.baton.queue.spi.WakeSignal;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

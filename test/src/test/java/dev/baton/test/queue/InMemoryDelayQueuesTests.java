@@ -14,7 +14,7 @@ import dev.baton.queue.Delivery;
 import dev.baton.queue.TaskContext;
 import dev.baton.queue.annotation.Backoff;
 import dev.baton.queue.annotation.DelayedTask;
-import dev.baton.queue.internal.ConsumableQueue;
+import dev.baton.queue.spi.ConsumableQueue;
 import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -136,7 +136,7 @@ class InMemoryDelayQueuesTests {
 
 	@Test
 	void aHandedBackTaskIsDueAgainWithoutCountingTheAttempt() {
-		ConsumableQueue<String> orders = (ConsumableQueue<String>) this.queues.get("orders", String.class);
+		InMemoryDelayQueue<String> orders = (InMemoryDelayQueue<String>) this.queues.get("orders", String.class);
 		orders.schedule("first", "a", Duration.ZERO);
 		orders.schedule("second", "b", Duration.ZERO);
 		List<Delivery<String>> claimed = orders.claim(1, Duration.ofMinutes(1)).deliveries();
@@ -151,7 +151,7 @@ class InMemoryDelayQueuesTests {
 
 	@Test
 	void aClaimSaysWhenTheNextTaskFallsDueOnTheQueuesClock() {
-		ConsumableQueue<String> orders = (ConsumableQueue<String>) this.queues.get("orders", String.class);
+		InMemoryDelayQueue<String> orders = (InMemoryDelayQueue<String>) this.queues.get("orders", String.class);
 		assertThat(orders.claim(10, Duration.ofMinutes(1)).nextDueIn()).isNull();
 		orders.schedule("later", "a", Duration.ofMinutes(10));
 

@@ -1,4 +1,4 @@
-package dev.baton.queue.internal;
+package dev.baton.internal;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package dev.baton.queue.internal;
+package dev.baton.queue.spi;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -12,12 +12,20 @@ import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
 
 /**
- * A {@link DelayQueue} as the listener container consumes it: batched claims that say when to
- * look again, batched visibility extension, hand-back on shutdown and a wake-up signal.
+ * A queue as the listener container consumes it: batched claims that say when to look again,
+ * batched visibility extension, hand-back on shutdown and a wake-up signal. An implementation
+ * is also the {@link DelayQueue} that applications schedule on; the container finds this
+ * interface on the queue that {@link dev.baton.queue.DelayQueues#get} returns.
  *
  * @param <T> the payload type
  */
-public interface ConsumableQueue<T> extends DelayQueue<T> {
+public interface ConsumableQueue<T> {
+
+	/**
+	 * The queue's name.
+	 * @return the name
+	 */
+	String name();
 
 	/**
 	 * Claim up to {@code max} due tasks in one round trip, requeueing expired in-flight tasks
@@ -98,15 +106,6 @@ public interface ConsumableQueue<T> extends DelayQueue<T> {
 	 * @return a handle that stops the notifications when closed
 	 */
 	AutoCloseable onSignal(Consumer<WakeSignal> listener);
-
-	/**
-	 * Move every waiting task's due time earlier by {@code by}, as if the queue's clock had moved
-	 * forward; in-flight tasks are left alone. For tests: it reads every waiting task.
-	 * @param by how far to move the due times, not negative; {@code null} for as far as it takes
-	 * to make every waiting task due
-	 * @return how many waiting tasks are due now
-	 */
-	long advance(@Nullable Duration by);
 
 	/**
 	 * The result of a claim.

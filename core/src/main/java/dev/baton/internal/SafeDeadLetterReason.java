@@ -1,4 +1,4 @@
-package dev.baton.queue.internal;
+package dev.baton.internal;
 
 import dev.baton.queue.DeadLetterReason;
 import org.apache.commons.logging.Log;

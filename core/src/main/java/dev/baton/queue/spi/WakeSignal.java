@@ -1,4 +1,4 @@
-package dev.baton.queue.internal;
+package dev.baton.queue.spi;
 
 import java.time.Duration;
 import java.time.Instant;
