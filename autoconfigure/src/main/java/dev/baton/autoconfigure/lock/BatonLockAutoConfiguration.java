@@ -21,7 +21,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
@@ -48,36 +47,16 @@ public final class BatonLockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(LockManager.class)
 	RedisLockManager lockManager(RedisConnectionFactory connectionFactory, BatonLockProperties properties,
-			ApplicationEventPublisher eventPublisher, ObjectProvider<RedisLockManagerBuilderCustomizer> customizers,
+			Environment environment, ApplicationEventPublisher eventPublisher,
+			ObjectProvider<RedisLockManagerBuilderCustomizer> customizers,
 			ObjectProvider<PrimarySwitches> primarySwitches) {
 		RedisLockManager.Builder builder = RedisLockManager.builder(connectionFactory)
 			.lockLostListener(eventPublisher::publishEvent);
-		set("baton.lock.key-prefix", () -> builder.keyPrefix(properties.getKeyPrefix()));
-		set("baton.lock.lease-time", () -> builder.leaseTime(properties.getLeaseTime()));
-		set("baton.lock.command-timeout", () -> builder.commandTimeout(properties.getCommandTimeout()));
-		set("baton.lock.max-name-length", () -> builder.maxNameLength(properties.getMaxNameLength()));
-		set("baton.lock.max-metric-groups", () -> builder.maxMetricGroups(properties.getMaxMetricGroups()));
-		String instanceName = properties.getInstanceName();
-		if (instanceName != null) {
-			set("baton.lock.instance-name", () -> builder.instanceName(instanceName));
-		}
-		set("baton.lock.replica-acknowledgement",
-				() -> builder.replicaAcknowledgement(properties.getReplicaAcknowledgement().getReplicas(),
-						properties.getReplicaAcknowledgement().getTimeout()));
+		new BatonLockConfigurer(properties, environment).configure(builder);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		RedisLockManager lockManager = builder.build();
 		primarySwitches.ifAvailable((switches) -> switches.watch().ifPresent(lockManager::followPrimarySwitches));
 		return lockManager;
-	}
-
-	/** Applies one setting, naming its property if the builder refuses the value. */
-	private static void set(String property, Runnable setting) {
-		try {
-			setting.run();
-		}
-		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("Invalid " + property + ": " + ex.getMessage(), ex);
-		}
 	}
 
 	// after lockManager, whose definition the condition must see
@@ -87,25 +66,11 @@ public final class BatonLockAutoConfiguration {
 		return new LockManagerShutdown(lockManagers);
 	}
 
-	/**
-	 * The {@code baton.lock.*} settings of the {@code @DistributedLock} advisor, applied at its
-	 * first use. The order and fail-on-unproxied-calls are applied only when set, so that the
-	 * attributes of an application's own {@code @EnableDistributedLocks} otherwise stay.
-	 */
+	/** The {@code baton.lock.*} settings of the {@code @DistributedLock} advisor, applied at its first use. */
 	@Bean
 	DistributedLockAdvisorCustomizer lockAdvisorPropertiesCustomizer(BatonLockProperties properties,
 			Environment environment) {
-		return (advisor) -> {
-			set("baton.lock.wait-time", () -> advisor.setDefaultWaitTime(properties.getWaitTime()));
-			set("baton.lock.max-keys", () -> advisor.setMaxKeys(properties.getMaxKeys()));
-			Binder binder = Binder.get(environment);
-			if (binder.bind("baton.lock.aspect-order", String.class).isBound()) {
-				advisor.setOrder(properties.getAspectOrder());
-			}
-			if (binder.bind("baton.lock.fail-on-unproxied-calls", String.class).isBound()) {
-				advisor.setFailOnUnproxiedCalls(properties.isFailOnUnproxiedCalls());
-			}
-		};
+		return new BatonLockConfigurer(properties, environment)::configure;
 	}
 
 	/**

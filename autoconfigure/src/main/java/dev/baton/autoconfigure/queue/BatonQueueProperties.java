@@ -4,10 +4,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.baton.queue.listener.BackoffPolicy;
-import dev.baton.queue.listener.InvalidListenerSettingException;
 import dev.baton.queue.listener.ListenerSettings;
-import dev.baton.queue.redis.RedisDelayQueues;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -234,30 +231,20 @@ public class BatonQueueProperties {
 		 */
 		private @Nullable Duration maxAge;
 
-		public Integer getMaxCount() {
-			return (this.maxCount != null) ? this.maxCount : dev.baton.queue.DeadLetterRetention.DEFAULT.maxCount();
+		public @Nullable Integer getMaxCount() {
+			return this.maxCount;
 		}
 
 		public void setMaxCount(@Nullable Integer maxCount) {
 			this.maxCount = maxCount;
 		}
 
-		public Duration getMaxAge() {
-			return (this.maxAge != null) ? this.maxAge : dev.baton.queue.DeadLetterRetention.DEFAULT.maxAge();
+		public @Nullable Duration getMaxAge() {
+			return this.maxAge;
 		}
 
 		public void setMaxAge(@Nullable Duration maxAge) {
 			this.maxAge = maxAge;
-		}
-
-		/** The count as set, or {@code null}: a queue's own retention falls back to the default. */
-		@Nullable Integer maxCountOrNull() {
-			return this.maxCount;
-		}
-
-		/** The age as set, or {@code null}. */
-		@Nullable Duration maxAgeOrNull() {
-			return this.maxAge;
 		}
 
 	}
@@ -415,22 +402,6 @@ public class BatonQueueProperties {
 
 		/** How soon a task claimed ahead must be expected to start, by the handler's measured duration. */
 		private @Nullable Duration claimAhead;
-
-		/** Whether this queue sets the named listener setting itself, rather than taking the default. */
-		boolean isSet(String setting) {
-			Object value = switch (setting) {
-				case "max-idle-poll" -> this.maxIdlePoll;
-				case "visibility-timeout" -> this.visibilityTimeout;
-				case "max-attempts" -> this.maxAttempts;
-				case "max-deliveries" -> this.maxDeliveries;
-				case "shutdown-timeout" -> this.shutdownTimeout;
-				case "batch-size" -> this.batchSize;
-				case "prefetch" -> this.prefetch;
-				case "claim-ahead" -> this.claimAhead;
-				default -> null;
-			};
-			return value != null;
-		}
 
 		public @Nullable Integer getConcurrency() {
 			return this.concurrency;

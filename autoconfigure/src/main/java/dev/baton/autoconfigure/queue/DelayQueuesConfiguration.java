@@ -18,6 +18,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -27,30 +28,20 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @Configuration(proxyBeanMethods = false)
 class DelayQueuesConfiguration {
 
-	/** The largest string Redis stores (its default proto-max-bulk-len). */
-	private static final long MAX_PAYLOAD_SIZE = 512L * 1024 * 1024;
-
 	@Bean
 	@ConditionalOnMissingBean(DelayQueues.class)
 	@ConditionalOnBean(RedisConnectionFactory.class)
 	RedisDelayQueues delayQueues(RedisConnectionFactory connectionFactory, ObjectProvider<JsonMapper> jsonMapper,
-			BatonQueueProperties properties, BeanFactory beanFactory,
+			BatonQueueProperties properties, Environment environment, BeanFactory beanFactory,
 			ObjectProvider<DelayedTaskListenerRegistry> listenerRegistry,
 			ObjectProvider<RedisDelayQueuesBuilderCustomizer> customizers, ObjectProvider<PrimarySwitches> primarySwitches) {
-		QueueSettings settings = new QueueSettings(properties);
 		RedisDelayQueues.Builder builder = RedisDelayQueues
 			.builder(connectionFactory, jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()))
-			.keyPrefix(properties.getKeyPrefix())
-			.visibilityTimeout(settings.defaultVisibilityTimeout())
-			.commandTimeout(properties.getCommandTimeout())
-			.deadLetterRetention(settings::deadLetterRetention)
-			.strictPayloads(settings::strictPayloads)
-			.partitions(settings::partitions)
-			.maxPayloadSize(maxPayloadSize(properties))
 			// Declared or consumed queues get meters; dynamic names leave nothing behind.
 			.knownQueues((name) -> beanFactory.containsBean(DelayQueueBeanRegistrar.beanName(name))
 					|| listenerRegistry.getIfAvailable() != null
 							&& listenerRegistry.getObject().getEndpoints().containsKey(name));
+		new BatonQueueConfigurer(properties, environment).configure(builder);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		RedisDelayQueues queues = builder.build();
 		primarySwitches.ifAvailable((switches) -> switches.watch().ifPresent(queues::followPrimarySwitches));
@@ -84,15 +75,6 @@ class DelayQueuesConfiguration {
 			return (builder) -> meterRegistry.ifAvailable(builder::meterRegistry);
 		}
 
-	}
-
-	private static int maxPayloadSize(BatonQueueProperties properties) {
-		long bytes = properties.getMaxPayloadSize().toBytes();
-		if (bytes < 1 || bytes > MAX_PAYLOAD_SIZE) {
-			throw new IllegalArgumentException(
-					"baton.queue.max-payload-size must be between 1B and 512MB, was " + properties.getMaxPayloadSize());
-		}
-		return (int) bytes;
 	}
 
 }

@@ -1,7 +1,5 @@
 package dev.baton.autoconfigure.queue;
 
-import java.time.Duration;
-
 import dev.baton.observation.TaskHandlingObservationConvention;
 import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.DelayQueues;
@@ -20,8 +18,6 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -35,22 +31,13 @@ import org.springframework.util.ClassUtils;
 @Configuration(proxyBeanMethods = false)
 class DelayedTaskListenerConfiguration {
 
-	/** Spring Boot's default of {@code spring.lifecycle.timeout-per-shutdown-phase}. */
-	private static final Duration BOOT_SHUTDOWN_PHASE_TIMEOUT = Duration.ofSeconds(30);
-
 	private static final boolean MICROMETER_PRESENT = ClassUtils.isPresent(
 			"io.micrometer.core.instrument.MeterRegistry", DelayedTaskListenerConfiguration.class.getClassLoader());
 
 	@Bean
 	DelayedTaskListenerRegistryBuilderCustomizer delayedTaskListenerPropertiesCustomizer(
 			BatonQueueProperties properties, Environment environment) {
-		QueueSettings settings = new QueueSettings(properties);
-		return (builder) -> builder.settings(settings::settings)
-			.concurrency(settings::concurrency)
-			.virtualThreads(Threading.VIRTUAL.isActive(environment))
-			.shutdownPhaseTimeout(Binder.get(environment)
-				.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
-				.orElse(BOOT_SHUTDOWN_PHASE_TIMEOUT));
+		return new BatonQueueConfigurer(properties, environment)::configure;
 	}
 
 	@Bean

@@ -2,6 +2,7 @@ package dev.baton.autoconfigure.queue;
 
 import java.time.Duration;
 
+import dev.baton.queue.DeadLetterRetention;
 import dev.baton.queue.listener.BackoffPolicy;
 import dev.baton.queue.listener.InvalidListenerSettingException;
 import dev.baton.queue.listener.ListenerSettings;
@@ -14,6 +15,9 @@ import org.jspecify.annotations.Nullable;
  * out of range fails naming its property. {@link BatonQueueProperties} only holds the values.
  */
 final class QueueSettings {
+
+	/** The largest string Redis stores (its default proto-max-bulk-len). */
+	private static final long MAX_PAYLOAD_SIZE = 512L * 1024 * 1024;
 
 	private final BatonQueueProperties properties;
 
@@ -36,6 +40,21 @@ final class QueueSettings {
 		return this.properties.getVisibilityTimeout();
 	}
 
+	/**
+	 * The largest payload of every queue, checked so that a value out of range fails naming the
+	 * property.
+	 * @return the size in bytes
+	 * @throws IllegalArgumentException naming {@code baton.queue.max-payload-size} if it is not
+	 * between 1B and 512MB, the largest string Redis stores (its default proto-max-bulk-len)
+	 */
+	int maxPayloadSize() {
+		long bytes = this.properties.getMaxPayloadSize().toBytes();
+		if (bytes < 1 || bytes > MAX_PAYLOAD_SIZE) {
+			throw new IllegalArgumentException(
+					"baton.queue.max-payload-size must be between 1B and 512MB, was " + this.properties.getMaxPayloadSize());
+		}
+		return (int) bytes;
+	}
 
 	/**
 	 * The settings of one queue: its own where configured, otherwise the defaults.
@@ -57,7 +76,7 @@ final class QueueSettings {
 					or(queue.getMaxDeliveries(), this.properties.getMaxDeliveries()));
 		}
 		catch (InvalidListenerSettingException ex) {
-			String prefix = (queue.isSet(ex.getSetting())) ? "baton.queue.queues." + name + "." : "baton.queue.";
+			String prefix = (isSet(queue, ex.getSetting())) ? "baton.queue.queues." + name + "." : "baton.queue.";
 			throw new InvalidQueueSettingException(name, prefix + ex.getSetting(), ex.getProblem(), ex);
 		}
 		catch (IllegalArgumentException ex) {
@@ -65,7 +84,6 @@ final class QueueSettings {
 					"Invalid baton.queue settings for queue '" + name + "': " + ex.getMessage(), ex);
 		}
 	}
-
 
 	/**
 	 * Whether one queue reads its payloads strictly: its own setting where configured, otherwise
@@ -84,13 +102,15 @@ final class QueueSettings {
 	 * @return the retention
 	 * @throws IllegalArgumentException naming the property if the retention is out of range
 	 */
-	dev.baton.queue.DeadLetterRetention deadLetterRetention(String name) {
+	DeadLetterRetention deadLetterRetention(String name) {
 		BatonQueueProperties.Queue queue = this.properties.getQueues().get(name);
 		BatonQueueProperties.DeadLetterRetention own = (queue != null) ? queue.getDeadLetterRetention() : null;
+		BatonQueueProperties.DeadLetterRetention all = this.properties.getDeadLetterRetention();
+		DeadLetterRetention core = DeadLetterRetention.DEFAULT;
 		try {
-			return new dev.baton.queue.DeadLetterRetention(
-					or((own != null) ? own.maxCountOrNull() : null, this.properties.getDeadLetterRetention().getMaxCount()),
-					or((own != null) ? own.maxAgeOrNull() : null, this.properties.getDeadLetterRetention().getMaxAge()));
+			return new DeadLetterRetention(
+					or((own != null) ? own.getMaxCount() : null, or(all.getMaxCount(), core.maxCount())),
+					or((own != null) ? own.getMaxAge() : null, or(all.getMaxAge(), core.maxAge())));
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalArgumentException("Invalid baton.queue settings for queue '" + name + "': " + ex.getMessage(),
@@ -122,6 +142,22 @@ final class QueueSettings {
 					"must be between 1 and " + RedisDelayQueues.MAX_PARTITIONS + ", was " + partitions, null);
 		}
 		return partitions;
+	}
+
+	/** Whether the queue sets the named listener setting itself, rather than taking the default. */
+	private static boolean isSet(BatonQueueProperties.Queue queue, String setting) {
+		Object value = switch (setting) {
+			case "max-idle-poll" -> queue.getMaxIdlePoll();
+			case "visibility-timeout" -> queue.getVisibilityTimeout();
+			case "max-attempts" -> queue.getMaxAttempts();
+			case "max-deliveries" -> queue.getMaxDeliveries();
+			case "shutdown-timeout" -> queue.getShutdownTimeout();
+			case "batch-size" -> queue.getBatchSize();
+			case "prefetch" -> queue.getPrefetch();
+			case "claim-ahead" -> queue.getClaimAhead();
+			default -> null;
+		};
+		return value != null;
 	}
 
 	private static <V> V or(@Nullable V value, V fallback) {

@@ -36,6 +36,7 @@ import org.springframework.context.event.EventListener;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.mockito.Mockito.mock;
@@ -126,6 +127,21 @@ class BatonLockAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.hasStackTraceContaining("Invalid baton.lock.instance-name: Instance name of 129 characters"));
+	}
+
+	@Test
+	void limitsLockNamesAndMetricGroupsAsConfigured() {
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("baton.lock.max-name-length=64", "baton.lock.max-metric-groups=1")
+			.run((context) -> {
+				LockManager locks = context.getBean(LockManager.class);
+				locks.tryAcquire("first", Duration.ZERO).orElseThrow().release();
+				locks.tryAcquire("second", Duration.ZERO).orElseThrow().release();
+				assertThat(context.getBean(MeterRegistry.class).get("baton.lock.acquire").tag("lock", "other").timer().count())
+					.isEqualTo(1);
+				assertThatIllegalArgumentException().isThrownBy(() -> locks.tryAcquire("x".repeat(65), Duration.ZERO))
+					.withMessageContaining("longer than the maximum of 64");
+			});
 	}
 
 	@Test

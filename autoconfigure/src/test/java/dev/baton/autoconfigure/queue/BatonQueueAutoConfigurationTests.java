@@ -447,6 +447,27 @@ class BatonQueueAutoConfigurationTests {
 	}
 
 	@Test
+	void strictPayloadsApplyToTheQueuesThatSetThem(RedisServer server) {
+		redis(server)
+			.withPropertyValues("baton.queue.key-prefix=strict:", "baton.queue.queues.orders.strict-payloads=true",
+					"baton.queue.queues.orders.payload-type=" + Order.class.getName())
+			.run((context) -> {
+				try (RedisDelayQueues writer = RedisDelayQueues
+					.builder(context.getBean(RedisConnectionFactory.class), JsonMapper.builder().build())
+					.keyPrefix("strict:")
+					.build()) {
+					writer.get("orders", PricedOrder.class).schedule("o-1", new PricedOrder("o-1", 3, "EUR"), Duration.ofHours(1));
+					writer.get("refunds", PricedOrder.class).schedule("r-1", new PricedOrder("r-1", 3, "EUR"), Duration.ofHours(1));
+				}
+				DelayQueues queues = context.getBean(DelayQueues.class);
+
+				assertThat(queues.get("orders", Order.class).find("o-1").orElseThrow().payload()).isNull();
+				assertThat(queues.get("refunds", Order.class).find("r-1").orElseThrow().payload())
+					.isEqualTo(new Order("r-1", 3));
+			});
+	}
+
+	@Test
 	void unsetPropertiesAreTheDefaultsOfTheCore() {
 		QueueSettings properties = new QueueSettings(new BatonQueueProperties());
 
@@ -537,6 +558,11 @@ class BatonQueueAutoConfigurationTests {
 	}
 
 	record Order(String number, int amount) {
+
+	}
+
+	/** An {@link Order} with a property that {@code Order} does not have. */
+	record PricedOrder(String number, int amount, String currency) {
 
 	}
 
