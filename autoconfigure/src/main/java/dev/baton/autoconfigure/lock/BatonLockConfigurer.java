@@ -2,8 +2,8 @@ package dev.baton.autoconfigure.lock;
 
 import java.util.function.Consumer;
 
-import dev.baton.lock.RedisLockManager;
 import dev.baton.lock.annotation.DistributedLockAdvisor;
+import dev.baton.lock.redis.RedisLockManager;
 
 import org.springframework.boot.context.properties.PropertyMapper;
 import org.springframework.boot.context.properties.bind.Binder;
