@@ -13,7 +13,7 @@ import dev.baton.internal.PrimarySwitchWatch;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.NewTask;
 import dev.baton.queue.annotation.DelayedTask;
-import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
+import dev.baton.queue.annotation.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 import dev.baton.queue.TaskContext;
 import dev.baton.queue.redis.RedisDelayQueues;

@@ -15,7 +15,7 @@ import dev.baton.queue.DelayQueues;
 import dev.baton.queue.annotation.DelayedTask;
 import dev.baton.queue.annotation.DelayedTaskConfiguration;
 import dev.baton.queue.annotation.EnableDelayedTasks;
-import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
+import dev.baton.queue.annotation.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

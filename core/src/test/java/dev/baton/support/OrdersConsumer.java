@@ -5,7 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.baton.queue.TaskContext;
 import dev.baton.queue.annotation.DelayedTask;
-import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
+import dev.baton.queue.annotation.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 import dev.baton.queue.redis.RedisDelayQueues;
 

@@ -9,7 +9,7 @@ import dev.baton.autoconfigure.PropertyKeys;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.annotation.DelayedTask;
-import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
+import dev.baton.queue.annotation.DelayedTaskAnnotationBeanPostProcessor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;

@@ -5,7 +5,7 @@ import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.annotation.DelayedTaskConfiguration;
 import dev.baton.queue.annotation.EnableDelayedTasks;
-import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
+import dev.baton.queue.annotation.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.listener.DefaultDelayedTaskErrorHandler;
 import dev.baton.queue.listener.DelayedTaskErrorHandler;
 import dev.baton.queue.listener.DelayedTaskListenerContainerFactory;

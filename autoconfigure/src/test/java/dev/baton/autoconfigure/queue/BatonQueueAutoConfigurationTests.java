@@ -14,7 +14,7 @@ import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.TaskContext;
 import dev.baton.queue.annotation.DelayedTask;
-import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
+import dev.baton.queue.annotation.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.listener.DelayedTaskContainer;
 import dev.baton.queue.listener.DelayedTaskListenerContainerFactory;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;

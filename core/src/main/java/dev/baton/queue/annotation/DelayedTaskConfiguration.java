@@ -1,7 +1,7 @@
 package dev.baton.queue.annotation;
 
 import dev.baton.queue.DelayQueues;
-import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
+import dev.baton.queue.annotation.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.listener.DelayedTaskErrorHandler;
 import dev.baton.queue.listener.DelayedTaskListenerContainerFactory;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;

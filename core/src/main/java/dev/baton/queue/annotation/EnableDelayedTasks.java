@@ -10,7 +10,7 @@ import org.springframework.context.annotation.Import;
 
 /**
  * Switches on {@link DelayedTask @DelayedTask} handlers in an application without Spring Boot:
- * registers the {@link dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor} that
+ * registers the {@link dev.baton.queue.annotation.DelayedTaskAnnotationBeanPostProcessor} that
  * finds them, under {@value DelayedTaskConfiguration#ANNOTATION_PROCESSOR_BEAN_NAME}, and the
  * {@link dev.baton.queue.listener.DelayedTaskListenerRegistry} that runs them, under
  * {@value DelayedTaskConfiguration#LISTENER_REGISTRY_BEAN_NAME}. Put it on a

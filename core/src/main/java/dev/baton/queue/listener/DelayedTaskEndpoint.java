@@ -27,6 +27,17 @@ public record DelayedTaskEndpoint(String queue, Object bean, Method method, Clas
 		@Nullable Duration backoffMax, @Nullable Duration visibilityTimeout, boolean deadLetter) {
 
 	/**
+	 * Checks that Baton can wait for what the method returns: nothing, a {@code CompletionStage},
+	 * a {@code Future}, or a Reactive Streams {@code Publisher} or a type Spring's
+	 * {@code ReactiveAdapterRegistry} adapts (Reactor, RxJava, Kotlin {@code Flow}), so that a
+	 * task is acknowledged only once its work is done.
+	 * @throws IllegalStateException naming the method if it returns anything else
+	 */
+	public DelayedTaskEndpoint {
+		HandlerResults.awaiter(method);
+	}
+
+	/**
 	 * Apply this endpoint's attributes over the queue's settings.
 	 * @param queueSettings the settings configured for the queue
 	 * @return the settings the container runs with

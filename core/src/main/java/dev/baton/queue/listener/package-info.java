@@ -1,6 +1,6 @@
 /**
  * The listener container behind {@link dev.baton.queue.annotation.DelayedTask @DelayedTask}:
- * {@link dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor} discovers handler
+ * {@link dev.baton.queue.annotation.DelayedTaskAnnotationBeanPostProcessor} discovers handler
  * methods and turns each into a {@link dev.baton.queue.listener.DelayedTaskEndpoint}; the
  * {@link dev.baton.queue.listener.DelayedTaskListenerRegistry} runs one
  * {@link dev.baton.queue.listener.DelayedTaskListenerContainer} per endpoint.

@@ -2,6 +2,7 @@ package dev.baton.queue.listener;
 
 import java.time.Duration;
 
+import dev.baton.queue.annotation.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.redis.RedisDelayQueues;
 import dev.baton.support.ChildJvm;
 import tools.jackson.databind.json.JsonMapper;

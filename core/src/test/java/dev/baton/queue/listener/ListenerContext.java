@@ -4,6 +4,7 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 import dev.baton.queue.DelayQueues;
+import dev.baton.queue.annotation.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.redis.RedisDelayQueues;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;

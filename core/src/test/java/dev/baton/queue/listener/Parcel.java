@@ -1,5 +1,5 @@
 package dev.baton.queue.listener;
 
-record Parcel(String id, int weight) {
+public record Parcel(String id, int weight) {
 
 }

@@ -15,7 +15,7 @@ import dev.baton.queue.TaskContext;
 import dev.baton.queue.annotation.Backoff;
 import dev.baton.queue.annotation.DelayedTask;
 import dev.baton.queue.spi.ConsumableQueue;
-import dev.baton.queue.listener.DelayedTaskAnnotationBeanPostProcessor;
+import dev.baton.queue.annotation.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

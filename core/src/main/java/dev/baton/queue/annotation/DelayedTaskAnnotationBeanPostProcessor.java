@@ -1,4 +1,4 @@
-package dev.baton.queue.listener;
+package dev.baton.queue.annotation;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -11,8 +11,8 @@ import java.util.function.Function;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import dev.baton.queue.TaskContext;
-import dev.baton.queue.annotation.Backoff;
-import dev.baton.queue.annotation.DelayedTask;
+import dev.baton.queue.listener.DelayedTaskEndpoint;
+import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
@@ -35,7 +35,7 @@ import org.springframework.util.StringUtils;
  * with a message naming the method: a signature other than one payload parameter plus an
  * optional {@link TaskContext}, a payload type Jackson cannot create (an interface or abstract
  * class without {@code @JsonTypeInfo}, or a type variable), a return type Baton cannot wait for
- * (see {@link HandlerResults}), or an attribute that is not a number, range or duration. The registry rejects a second handler for a queue.
+ * (see {@link DelayedTaskEndpoint}), or an attribute that is not a number, range or duration. The registry rejects a second handler for a queue.
  */
 public class DelayedTaskAnnotationBeanPostProcessor
 		implements BeanPostProcessor, BeanFactoryAware, SmartInitializingSingleton {
@@ -112,7 +112,6 @@ public class DelayedTaskAnnotationBeanPostProcessor
 			throw new IllegalStateException("@DelayedTask method " + name + " needs a queue name");
 		}
 		Class<?> payloadType = payloadType(method);
-		HandlerResults.awaiter(method); // refuses a return type it cannot wait for
 		Backoff backoff = annotation.backoff();
 		return new DelayedTaskEndpoint(queue, bean, AopUtils.selectInvocableMethod(method, bean.getClass()),
 				payloadType, concurrency(annotation.concurrency(), name),

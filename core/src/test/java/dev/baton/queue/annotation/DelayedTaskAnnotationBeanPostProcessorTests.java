@@ -1,11 +1,13 @@
-package dev.baton.queue.listener;
+package dev.baton.queue.annotation;
 
 import java.time.Duration;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import dev.baton.queue.TaskContext;
-import dev.baton.queue.annotation.Backoff;
-import dev.baton.queue.annotation.DelayedTask;
+import dev.baton.queue.listener.DelayedTaskEndpoint;
+import dev.baton.queue.listener.DelayedTaskListenerRegistry;
+import dev.baton.queue.listener.ListenerSettings;
+import dev.baton.queue.listener.Parcel;
 import dev.baton.queue.redis.RedisDelayQueues;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.baton.queue.listener;
+package dev.baton.queue.annotation;
 
 import java.time.Duration;
 
