@@ -5,8 +5,9 @@ import org.jspecify.annotations.Nullable;
 import dev.baton.BatonException;
 
 /**
- * A lock call that did not succeed: not acquired in time ({@link LockNotAcquiredException}), or
- * Redis could not be reached ({@link LockUnavailableException}).
+ * A lock call that did not succeed: not acquired in time ({@link LockNotAcquiredException}),
+ * Redis could not be reached ({@link LockUnavailableException}), or the lease it was made for no
+ * longer holds its lock ({@link LeaseLostException}).
  */
 public abstract class LockException extends BatonException {
 

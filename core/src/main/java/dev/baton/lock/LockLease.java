@@ -42,6 +42,37 @@ public interface LockLease extends AutoCloseable {
 	 */
 	void release(Duration lockAtLeastFor);
 
+	/**
+	 * Keep the lock for at least {@code leaseTime} from now, on Redis's clock, whoever holds the
+	 * lease meanwhile: never shortens it. A lease renewed by the watchdog is renewed again once
+	 * less than its watchdog lease is left.
+	 * @param leaseTime how long the lock stays held at least, positive
+	 * @throws LeaseLostException if the lease no longer holds its lock; the loss is reported as the
+	 * watchdog reports it ({@code LockLostEvent}, metric)
+	 * @throws LockUnavailableException if Redis did not answer in time; the lease is unchanged
+	 * @throws UnsupportedOperationException if the lock manager cannot extend leases
+	 */
+	default void extend(Duration leaseTime) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot extend leases");
+	}
+
+	/**
+	 * Give the lock to whoever gets the returned token: this lease stops being renewed here and
+	 * can no longer release or extend the lock ({@link #isValid()} is {@code false}); only a
+	 * lease {@linkplain LockManager#restore(LeaseToken) restored} from the token can. The lock
+	 * keeps its remaining lease meanwhile, so {@link #extend(Duration) extend} it first to cover
+	 * the time until it is restored. The token carries the fencing token (issued now if it was
+	 * not yet).
+	 * @return the token, a secret
+	 * @throws LeaseLostException if the lease no longer holds its lock
+	 * @throws LockUnavailableException if Redis did not answer in time: the lock may or may not
+	 * have been handed over, and this lease is not renewed any more in either case
+	 * @throws UnsupportedOperationException if the lock manager cannot hand leases over
+	 */
+	default LeaseToken handOver() {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot hand leases over");
+	}
+
 	/** Same as {@link #release()}. */
 	@Override
 	default void close() {

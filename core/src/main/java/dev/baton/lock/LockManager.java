@@ -79,6 +79,36 @@ public interface LockManager {
 	}
 
 	/**
+	 * Take over a lock that another thread, process or host {@linkplain LockLease#handOver()
+	 * handed over}: in one owner-checked step the lock gets a new owner id of this instance, so
+	 * that the token cannot be restored twice, and the lease keeps the token's fencing token. A
+	 * lock that was taken without a lease time is renewed by this instance's watchdog from now on.
+	 * @param token the token
+	 * @return the lease; if the lock ran out, was released or is held by another owner (the token
+	 * restored before, or a new acquisition), an invalid lease whose {@code fencingToken()},
+	 * {@code extend} and {@code handOver} throw {@link LeaseLostException} and whose release
+	 * changes nothing
+	 * @throws LockUnavailableException if Redis did not answer in time; the token may or may not
+	 * have been used
+	 * @throws UnsupportedOperationException if this lock manager cannot restore leases
+	 */
+	default LockLease restore(LeaseToken token) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot restore leases");
+	}
+
+	/**
+	 * Release every lock this instance holds, as an operator would free them: each lease is then
+	 * invalid, and its holder, if its code still runs, learns it from {@code isValid()} and a
+	 * {@link LockLostEvent} (a released lock is free for others at once, so that code must not go
+	 * on as if it still held it). Leases handed over are not this instance's any more.
+	 * @return how many leases were released
+	 * @throws UnsupportedOperationException if this lock manager cannot release all
+	 */
+	default int releaseAll() {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot release all its locks");
+	}
+
+	/**
 	 * Run the action while holding the named lock.
 	 * @param name the lock name, not blank
 	 * @param waitTime how long to wait for the lock

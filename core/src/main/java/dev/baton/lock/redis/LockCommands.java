@@ -42,6 +42,8 @@ final class LockCommands {
 
 	private static final RedisScript<Long> KEEP = script("keep.lua", Long.class);
 
+	private static final RedisScript<Long> REKEY = script("rekey.lua", Long.class);
+
 	private static final RedisScript<Long> LOCKED = script("locked.lua", Long.class);
 
 	private static final long UNKNOWN_LEASE_MILLIS = 1000;
@@ -269,6 +271,28 @@ final class LockCommands {
 				String.valueOf(keepMillis), keys.channel());
 		reportIfUnreplicated(keys, "keep", reply);
 		return number(reply.value()) == 1;
+	}
+
+	/**
+	 * Makes the lock last at least {@code leaseMillis} from now if the owner still holds it.
+	 * @return whether the owner held it
+	 */
+	boolean extend(LockKeys keys, String owner, long leaseMillis) {
+		Acknowledged reply = write("extend lock '" + keys.name() + "'", EXTEND, List.of(keys.lock()), owner,
+				String.valueOf(leaseMillis));
+		reportIfUnreplicated(keys, "extension", reply);
+		return number(reply.value()) == 1;
+	}
+
+	/**
+	 * Gives the lock a new owner id if the owner still holds it, keeping its expiry.
+	 * @return the remaining lease in ms, or -1 if the owner no longer held it
+	 */
+	long rekey(LockKeys keys, String owner, String newOwner) {
+		Acknowledged reply = write("change the owner of lock '" + keys.name() + "'", REKEY, List.of(keys.lock()), owner,
+				newOwner);
+		reportIfUnreplicated(keys, "change of owner", reply);
+		return number(reply.value());
 	}
 
 	/**

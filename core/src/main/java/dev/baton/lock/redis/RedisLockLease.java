@@ -1,6 +1,7 @@
 package dev.baton.lock.redis;
 
 import dev.baton.lock.HeldLock;
+import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockRequest;
 import dev.baton.lock.LockUnavailableException;
@@ -32,7 +33,7 @@ final class RedisLockLease implements LockLease {
 
 	enum State {
 
-		HELD, RELEASED, LOST
+		HELD, RELEASED, LOST, HANDED_OVER
 
 	}
 
@@ -82,6 +83,18 @@ final class RedisLockLease implements LockLease {
 		this.acquiredAt = acquiredAt;
 		this.leaseNanos = leaseNanos;
 		this.validUntil = validUntil;
+	}
+
+	/**
+	 * The lease of a lock restored from a token: it keeps the token's fencing token (none to pass
+	 * on to waiters) and is valid for the lock's remaining lease.
+	 * @param sentAt when the restoring command was sent, on {@link System#nanoTime()}
+	 * @param remainingNanos the lease Redis had left for the lock
+	 */
+	static RedisLockLease restored(RedisLockManager manager, LockRequest request, LockKeys keys, String owner,
+			long fencingToken, long sentAt, long leaseNanos, long remainingNanos) {
+		return new RedisLockLease(manager, request, keys, owner, Tokens.reserved(fencingToken, 1), sentAt, leaseNanos,
+				sentAt + remainingNanos);
 	}
 
 	/**
@@ -188,10 +201,20 @@ final class RedisLockLease implements LockLease {
 
 	/** Notes a renewal that Redis acknowledged, sent at {@code sentAt}. */
 	void renewed(long sentAt) {
-		long until = sentAt + this.leaseNanos;
+		extended(sentAt, this.leaseNanos);
+	}
+
+	/** Notes an extension to at least {@code nanos} that Redis acknowledged, sent at {@code sentAt}. */
+	void extended(long sentAt, long nanos) {
+		long until = sentAt + nanos;
 		if (until - this.validUntil > 0) {
 			this.validUntil = until;
 		}
+	}
+
+	/** The lease time the lock was taken with, or {@code null} if the watchdog renews it. */
+	@Nullable Duration leaseTime() {
+		return this.request.leaseTime();
 	}
 
 	/** What operators see of this lease. */
@@ -210,6 +233,26 @@ final class RedisLockLease implements LockLease {
 	@Override
 	public void release() {
 		releaseOwned();
+	}
+
+	@Override
+	public void extend(Duration leaseTime) {
+		this.manager.extend(this, leaseTime);
+	}
+
+	@Override
+	public LeaseToken handOver() {
+		return this.manager.handOver(this);
+	}
+
+	/** Leaves this lease to a token: {@code true} if it was held until now. */
+	boolean handingOver() {
+		return leave(State.HANDED_OVER);
+	}
+
+	/** Whether the lease is still held here, whether or not its time ran out. */
+	boolean isHeld() {
+		return this.state.get() == State.HELD;
 	}
 
 	@Override

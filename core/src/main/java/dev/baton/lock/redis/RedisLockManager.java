@@ -1,6 +1,8 @@
 package dev.baton.lock.redis;
 
 import dev.baton.lock.HeldLock;
+import dev.baton.lock.LeaseLostException;
+import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockLostEvent;
 import dev.baton.lock.LockManager;
@@ -94,6 +96,9 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 	 */
 	private final String ownerPrefix;
 
+	/** The instance name at the start of owner ids, also of leases handed over. */
+	private final String instanceName;
+
 	private final AtomicLong acquisitions = new AtomicLong();
 
 	private final HeldLeases held = new HeldLeases();
@@ -142,8 +147,8 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 		this.commands = new LockCommands(builder.connectionFactory, builder.commandTimeout, builder.replicas,
 				builder.replicaTimeout, this.metrics);
 		this.keyPrefix = builder.keyPrefix;
-		this.ownerPrefix = InstanceNames
-			.ownerPrefix((builder.instanceName != null) ? builder.instanceName : InstanceNames.local());
+		this.instanceName = (builder.instanceName != null) ? builder.instanceName : InstanceNames.local();
+		this.ownerPrefix = InstanceNames.ownerPrefix(this.instanceName);
 		this.leaseTime = builder.leaseTime;
 		this.maxNameLength = builder.maxNameLength;
 		this.metricGroups = new MetricGroups(builder.maxMetricGroups);
@@ -295,6 +300,102 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 					+ "re-sent after a reconnect, or Redis lost or deleted the key");
 		}
 		return true;
+	}
+
+	/**
+	 * Makes a lease's lock last at least {@code leaseTime} from now, owner checked.
+	 * @throws LeaseLostException if the lease no longer holds its lock, which is then reported
+	 */
+	void extend(RedisLockLease lease, Duration leaseTime) {
+		Assert.isTrue(leaseTime != null && !leaseTime.isNegative() && !leaseTime.isZero(),
+				() -> "Lease time to extend lock '" + lease.name() + "' by must be positive, was " + leaseTime);
+		LockRequest.checkLeaseTime(leaseTime, "Lease time to extend lock '" + lease.name() + "' by");
+		requireHeld(lease, "extended");
+		long sentAt = System.nanoTime();
+		if (!this.commands.extend(lease.keys(), lease.owner(), leaseTime.toMillis())) {
+			lost(lease, "it was expired or taken when it was extended");
+			throw new LeaseLostException("Lock '" + lease.name() + "' was not extended: its lease was lost (it ran out, "
+					+ "or the lock was deleted or taken)");
+		}
+		lease.extended(sentAt, leaseTime.toNanos());
+	}
+
+	/**
+	 * Gives a lease's lock a new owner id with an unguessable secret and returns it as a token;
+	 * the lease stops being renewed here first, so that no renewal races the change of owner.
+	 */
+	LeaseToken handOver(RedisLockLease lease) {
+		long fencingToken = lease.fencingToken();
+		requireHeld(lease, "handed over");
+		if (!lease.handingOver()) {
+			throw new IllegalStateException("Lock '" + lease.name() + "' was released or lost before it was handed over");
+		}
+		forget(lease);
+		String secretOwner = LeaseToken.newOwner(this.instanceName);
+		if (this.commands.rekey(lease.keys(), lease.owner(), secretOwner) < 0) {
+			reportLost(lease, "it was expired or taken when it was handed over");
+			throw new LeaseLostException("Lock '" + lease.name() + "' was not handed over: its lease was lost (it ran "
+					+ "out, or the lock was deleted or taken)");
+		}
+		return new LeaseToken(lease.name(), secretOwner, fencingToken, lease.leaseTime());
+	}
+
+	private static void requireHeld(RedisLockLease lease, String what) {
+		if (!lease.isHeld()) {
+			throw new LeaseLostException("Lock '" + lease.name() + "' cannot be " + what
+					+ ": this lease was released, lost or handed over");
+		}
+	}
+
+	@Override
+	public LockLease restore(LeaseToken token) {
+		Assert.notNull(token, "Lease token must not be null");
+		checkName(token.name());
+		requireOpen(token.name());
+		LockKeys keys = LockKeys.of(this.keyPrefix, token.name());
+		String owner = nextOwner();
+		long sentAt = System.nanoTime();
+		long remainingMillis = this.commands.rekey(keys, token.owner(), owner);
+		if (remainingMillis < 0) {
+			return new UnrestoredLease(token);
+		}
+		LockRequest request = LockRequest.of(token.name()).leaseTime(token.leaseTime()).build();
+		long leaseNanos = ((token.leaseTime() != null) ? token.leaseTime() : this.leaseTime).toNanos();
+		RedisLockLease lease = RedisLockLease.restored(this, request, keys, owner, token.fencingToken(), sentAt,
+				leaseNanos, TimeUnit.MILLISECONDS.toNanos(remainingMillis));
+		this.held.add(lease);
+		if (this.closed.get()) {
+			// Closed meanwhile: nothing would renew or release it.
+			lease.release();
+			requireOpen(token.name());
+		}
+		return lease;
+	}
+
+	@Override
+	public int releaseAll() {
+		int released = 0;
+		for (RedisLockLease lease : this.held.leases()) {
+			if (!lease.markLost()) {
+				continue;
+			}
+			released++;
+			forget(lease);
+			try {
+				deletedInRedis(lease);
+			}
+			catch (RuntimeException ex) {
+				retryUnconfirmed(lease, "Release of lock", ex, this::deletedInRedis);
+			}
+			finally {
+				this.waiters.released(lease.keys().channel());
+				reportLost(lease, "releaseAll() released it");
+			}
+		}
+		if (released > 0) {
+			logger.info("Released all " + released + " lock(s) this instance held (releaseAll)");
+		}
+		return released;
 	}
 
 	/** Stops renewing a lease and lets its lock expire after {@code keep}. */
