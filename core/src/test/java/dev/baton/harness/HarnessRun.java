@@ -141,7 +141,8 @@ final class HarnessRun {
 				"@DistributedLock methods: " + annotatedChecks.summary(),
 				"queue: " + tasks.summary() + ", " + queueChecks.summary() + ", " + stale(instances)));
 		totals.addAll(topology.totals(this.ledger));
-		HarnessReport report = new HarnessReport(schedule, this.violations.all(), totals, this.timeline);
+		HarnessReport report = new HarnessReport(schedule, this.violations.all(), totals, this.timeline,
+				topology.seedsProperty());
 		logger.info(report.describe());
 		return report;
 	}

@@ -34,6 +34,11 @@ interface HarnessTopology extends AutoCloseable {
 	/** Lines of the report's totals about the topology's own faults. */
 	List<String> totals(TaskLedger ledger);
 
+	/** The system property that runs other seeds on this topology, for the report's replay hint. */
+	default String seedsProperty() {
+		return "baton.harness.seeds";
+	}
+
 	@Override
 	void close();
 

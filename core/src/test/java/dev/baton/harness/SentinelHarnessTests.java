@@ -19,13 +19,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SentinelHarnessTests {
 
+	static final String SEEDS_PROPERTY = "baton.harness.sentinel.seeds";
+
 	/** A failover, a primary kill and another failover. */
 	private static final long[] FIXED_SEEDS = { 7 };
 
 	private static final Duration DEFAULT_FAULT_PHASE = Duration.ofSeconds(25);
 
 	static List<Long> seeds() {
-		String seeds = System.getProperty("baton.harness.sentinel.seeds", "");
+		String seeds = System.getProperty(SEEDS_PROPERTY, "");
 		if (seeds.isBlank()) {
 			return Arrays.stream(FIXED_SEEDS).boxed().toList();
 		}

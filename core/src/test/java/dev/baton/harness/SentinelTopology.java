@@ -34,9 +34,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * {@link RedisServers#startSentinel()}) that the instances find through the sentinels, following
  * their switches as the application does. Its faults are {@code SENTINEL FAILOVER} and
  * {@code kill -9} of the primary; each waits until the set has a replica in sync again. Nothing
- * is excused as lost with Redis's data: a failover may run tasks twice, counted per failover in
- * the totals, but not lose one, and a lock has two holders only if Redis lost its key, which the
- * holder is told of. The sentinels' events go to the timeline.
+ * is excused as lost with Redis's data (unless no replica was promoted after a kill and the
+ * primary came back empty): a failover may run tasks twice, counted per failover in the totals,
+ * but not lose one, and a lock has two holders only if Redis lost its key, which a renewed holder
+ * is told of. The sentinels' events go to the timeline.
  */
 final class SentinelTopology implements HarnessTopology, ServerFaults {
 
@@ -72,6 +73,9 @@ final class SentinelTopology implements HarnessTopology, ServerFaults {
 	private final List<Failover> failovers = new CopyOnWriteArrayList<>();
 
 	private volatile long lengthMillis = Long.MAX_VALUE;
+
+	/** Windows in which the set lost its data: a killed primary that came back empty, no replica promoted. */
+	private final List<long[]> lostData = new CopyOnWriteArrayList<>();
 
 	SentinelTopology(Timeline timeline) {
 		this.timeline = timeline;
@@ -121,10 +125,14 @@ final class SentinelTopology implements HarnessTopology, ServerFaults {
 		return this;
 	}
 
-	/** None: Baton holds its writes during a failover, and a lost task or key is what the run looks for. */
+	/**
+	 * None, unless the sentinels promoted no replica after a kill and the primary came back empty:
+	 * a failover or a kill with a replica in sync loses nothing Baton wrote, since Baton holds its
+	 * writes from the promotion until the switch.
+	 */
 	@Override
 	public List<long[]> dataLoss(FaultInjector faults) {
-		return List.of();
+		return this.lostData;
 	}
 
 	@Override
@@ -138,6 +146,17 @@ final class SentinelTopology implements HarnessTopology, ServerFaults {
 		int primary = primaryPort();
 		Failover failover = new Failover(fault.kind(), this.timeline.now(), primary);
 		this.failovers.add(failover);
+		try {
+			apply(fault, primary, sleepUntil);
+		}
+		catch (RuntimeException ex) {
+			// Not applied: tasks handled again are not its doing.
+			this.failovers.remove(failover);
+			throw ex;
+		}
+	}
+
+	private void apply(Fault fault, int primary, LongConsumer sleepUntil) {
 		switch (fault.kind()) {
 			case FAILOVER -> {
 				this.timeline.record(Timeline.FAULT, "SENTINEL FAILOVER of primary :" + primary);
@@ -151,6 +170,7 @@ final class SentinelTopology implements HarnessTopology, ServerFaults {
 					.orElseThrow();
 				node.kill();
 				this.timeline.record(Timeline.FAULT, "primary :" + primary + " killed (kill -9)");
+				long killedAt = this.timeline.now();
 				long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
 				while (primaryPort() == primary && System.nanoTime() < deadline) {
 					Pause.millis(50);
@@ -160,8 +180,10 @@ final class SentinelTopology implements HarnessTopology, ServerFaults {
 				sleepUntil.accept(fault.endMillis());
 				node.restart();
 				if (newPrimary == primary) {
+					// The set lost its data, as a standalone Redis killed: that excuses what it forgot.
+					this.lostData.add(new long[] { killedAt, this.timeline.now() });
 					this.timeline.record(Timeline.FAULT, "killed node :" + primary + " restarted, empty, as the"
-							+ " primary still: the sentinels promoted no replica in 20 s");
+							+ " primary still: the sentinels promoted no replica in 20 s, the set's data is lost");
 					return;
 				}
 				// As an operator would restart it: as a replica of the new primary, not as an empty primary.
@@ -316,6 +338,11 @@ final class SentinelTopology implements HarnessTopology, ServerFaults {
 
 	private static String sample(List<String> ids) {
 		return ids.isEmpty() ? "" : " " + ids.stream().sorted().limit(12).toList() + ((ids.size() > 12) ? "..." : "");
+	}
+
+	@Override
+	public String seedsProperty() {
+		return SentinelHarnessTests.SEEDS_PROPERTY;
 	}
 
 	@Override
