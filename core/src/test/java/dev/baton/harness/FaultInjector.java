@@ -7,10 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.baton.test.LocalRedisServer;
 import dev.baton.test.RedisProxy;
-import io.lettuce.core.KillArgs;
-import io.lettuce.core.api.sync.RedisCommands;
 
 /**
  * Applies a {@link FaultSchedule}: one thread per track sleeps until each fault, applies it,
@@ -23,9 +20,7 @@ final class FaultInjector {
 
 	private final List<RedisProxy> proxies;
 
-	private final LocalRedisServer server;
-
-	private final RedisCommands<String, String> admin;
+	private final ServerFaults server;
 
 	private final Timeline timeline;
 
@@ -35,12 +30,14 @@ final class FaultInjector {
 
 	private final AtomicInteger applied = new AtomicInteger();
 
-	FaultInjector(FaultSchedule schedule, List<RedisProxy> proxies, LocalRedisServer server,
-			RedisCommands<String, String> admin, Timeline timeline) {
+	/**
+	 * @param proxies the instances' proxies, by index; empty when the instances reach Redis directly
+	 * @param server what applies the faults of the server track
+	 */
+	FaultInjector(FaultSchedule schedule, List<RedisProxy> proxies, ServerFaults server, Timeline timeline) {
 		this.schedule = schedule;
 		this.proxies = proxies;
 		this.server = server;
-		this.admin = admin;
 		this.timeline = timeline;
 	}
 
@@ -61,7 +58,7 @@ final class FaultInjector {
 			track.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
 		}
 		this.proxies.forEach(RedisProxy::heal);
-		this.timeline.record(Timeline.FAULT, "all proxies healed");
+		this.timeline.record(Timeline.FAULT, this.proxies.isEmpty() ? "faults ended" : "all proxies healed");
 	}
 
 	/** Windows, {start, end} in ms from the run's start, in which Redis was killed and restarting. */
@@ -96,19 +93,7 @@ final class FaultInjector {
 			case BLACK_HOLE -> during(fault, proxy(fault)::blackHole);
 			case LATENCY -> during(fault, () -> proxy(fault).latency(Duration.ofMillis(fault.latencyMillis())));
 			case RESET_AFTER_FORWARD -> proxy(fault).dropNextReplyAndReset();
-			case CLIENT_KILL -> {
-				long killed = this.admin.clientKill(KillArgs.Builder.typeNormal().skipme())
-						+ this.admin.clientKill(KillArgs.Builder.typePubsub().skipme());
-				this.timeline.record(Timeline.FAULT, killed + " clients killed");
-			}
-			// Redis ends the pause itself; the admin connection is not needed meanwhile.
-			case CLIENT_PAUSE -> this.admin.clientPause(fault.durationMillis());
-			case REDIS_KILL -> {
-				this.server.kill();
-				sleepUntil(fault.endMillis());
-				this.server.restart();
-				this.timeline.record(Timeline.FAULT, "redis restarted, empty");
-			}
+			default -> this.server.apply(fault, this::sleepUntil);
 		}
 	}
 

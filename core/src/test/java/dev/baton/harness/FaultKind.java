@@ -2,7 +2,8 @@ package dev.baton.harness;
 
 /**
  * The faults the harness injects. Proxy faults hit one instance's link to Redis (so partial
- * partitions happen); server faults hit Redis itself, and so every instance.
+ * partitions happen); server faults hit Redis itself, and so every instance. The last two are
+ * faults of a Sentinel set, the others of a standalone server.
  */
 enum FaultKind {
 
@@ -25,7 +26,16 @@ enum FaultKind {
 	CLIENT_PAUSE(false),
 
 	/** {@code kill -9} of Redis (no persistence: it comes back empty), restarted after the duration. */
-	REDIS_KILL(false);
+	REDIS_KILL(false),
+
+	/** {@code SENTINEL FAILOVER}: the sentinels promote the replica and demote the primary. */
+	FAILOVER(false),
+
+	/**
+	 * {@code kill -9} of the Sentinel set's primary: the sentinels promote the replica; the killed
+	 * node is restarted (empty) after the fault's duration, once they have, and they make it a replica.
+	 */
+	PRIMARY_KILL(false);
 
 	private final boolean perInstance;
 

@@ -53,6 +53,31 @@ final class FaultSchedule {
 		return new FaultSchedule(seed, faults);
 	}
 
+	/**
+	 * A timeline for a Sentinel set: server faults only, {@link FaultKind#FAILOVER} or
+	 * {@link FaultKind#PRIMARY_KILL}, far enough apart for the set to have a replica in sync again.
+	 */
+	static FaultSchedule generateSentinel(long seed, long lengthMillis) {
+		Random random = new Random(seed);
+		long end = lengthMillis - QUIET_END_MILLIS;
+		List<Fault> faults = new ArrayList<>();
+		long at = QUIET_START_MILLIS + 1000 + random.nextInt(2000);
+		while (at < end) {
+			Fault fault = random.nextBoolean() ? new Fault(at, FaultKind.FAILOVER, -1, 0, 0)
+					// Restarted no sooner than the promotion, which takes 1 s down-after-milliseconds and an election.
+					: new Fault(at, FaultKind.PRIMARY_KILL, -1, duration(random, 3000, 5000, at, end), 0);
+			faults.add(fault);
+			at = fault.endMillis() + SENTINEL_SPACING_MILLIS + random.nextInt(3000);
+		}
+		return new FaultSchedule(seed, faults);
+	}
+
+	/**
+	 * Between the end of one Sentinel fault and the next: the demoted or restarted node must be a
+	 * replica in sync again, else the sentinels have nothing to promote.
+	 */
+	private static final long SENTINEL_SPACING_MILLIS = 7000;
+
 	private static Fault proxyFault(Random random, int instance, long at, long end) {
 		int pick = random.nextInt(10);
 		if (pick < 2) {

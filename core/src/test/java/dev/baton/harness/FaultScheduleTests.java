@@ -32,4 +32,20 @@ class FaultScheduleTests {
 		});
 	}
 
+	@Test
+	void sentinelFaultsAreFailoversAndPrimaryKillsOfTheServerSpacedForAReplicaToCatchUp() {
+		LongStream.range(0, 200).mapToObj((seed) -> FaultSchedule.generateSentinel(seed, 25_000)).forEach((schedule) -> {
+			List<Fault> faults = schedule.track(-1);
+			assertThat(faults).isNotEmpty()
+				.allSatisfy((fault) -> assertThat(fault.kind()).isIn(FaultKind.FAILOVER, FaultKind.PRIMARY_KILL))
+				.allSatisfy((fault) -> assertThat(fault.endMillis()).isLessThan(25_000));
+			for (int i = 1; i < faults.size(); i++) {
+				assertThat(faults.get(i).atMillis()).isGreaterThanOrEqualTo(faults.get(i - 1).endMillis() + 7000);
+			}
+			assertThat(schedule.track(0)).isEmpty();
+		});
+		assertThat(FaultSchedule.generateSentinel(27, 25_000).describe())
+			.isEqualTo(FaultSchedule.generateSentinel(27, 25_000).describe());
+	}
+
 }

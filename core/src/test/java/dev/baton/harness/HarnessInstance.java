@@ -3,6 +3,7 @@ package dev.baton.harness;
 import java.lang.reflect.Method;
 import java.time.Duration;
 
+import dev.baton.internal.PrimarySwitchWatch;
 import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.TaskContext;
@@ -13,17 +14,21 @@ import dev.baton.queue.listener.ListenerSettings;
 import dev.baton.queue.redis.RedisDelayQueues;
 import dev.baton.test.RedisProxy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * One application instance as the harness runs it: its own proxy to Redis, one connection
- * factory with Lettuce's default 60 s timeout (so Baton's own bounds are what is tested), a lock
- * manager, the queues and a listener container consuming the harness queue, through a handler
- * that returns when done or, on odd instances, one that returns a {@code CompletableFuture}.
+ * One application instance as the harness runs it: its own proxy to Redis (standalone) or
+ * Sentinel's addresses, one connection factory with Lettuce's default 60 s timeout (so Baton's
+ * own bounds are what is tested), a lock manager, the queues and a listener container consuming
+ * the harness queue, through a handler that returns when done or, on odd instances, one that
+ * returns a {@code CompletableFuture}. When the factory finds its primary through Sentinel, the
+ * lock manager and the queues follow its switches as the application does (a started
+ * {@link PrimarySwitchWatch}).
  */
 final class HarnessInstance implements AutoCloseable {
 
@@ -44,7 +49,8 @@ final class HarnessInstance implements AutoCloseable {
 
 	final int index;
 
-	final RedisProxy proxy;
+	/** Its link to Redis, or {@code null} when it connects to Sentinel's addresses directly. */
+	final @Nullable RedisProxy proxy;
 
 	final RedisLockManager locks;
 
@@ -60,14 +66,17 @@ final class HarnessInstance implements AutoCloseable {
 
 	private final TaskHandler handler;
 
+	private final @Nullable PrimarySwitchWatch watch;
+
 	/**
+	 * @param link its connection factory and proxy, both closed with the instance
 	 * @param observer a queue that reads Redis without this instance's proxy, for the async handler
 	 */
-	HarnessInstance(int index, RedisProxy proxy, LossReports losses, TaskLedger ledger, Timeline timeline,
+	HarnessInstance(int index, HarnessTopology.Link link, LossReports losses, TaskLedger ledger, Timeline timeline,
 			DelayQueue<HarnessTask> observer) {
 		this.index = index;
-		this.proxy = proxy;
-		this.connectionFactory = connectionFactory(proxy.port());
+		this.proxy = link.proxy();
+		this.connectionFactory = link.connectionFactory();
 		this.locks = RedisLockManager.builder(this.connectionFactory)
 			.leaseTime(LEASE_TIME)
 			.commandTimeout(COMMAND_TIMEOUT)
@@ -85,10 +94,17 @@ final class HarnessInstance implements AutoCloseable {
 			.build();
 		this.handler = new TaskHandler(index, ledger, timeline, observer);
 		this.listeners.register(endpoint(this.handler, isAsync(index)));
+		this.watch = PrimarySwitchWatch.of(this.connectionFactory).orElse(null);
+		if (this.watch != null) {
+			this.locks.followPrimarySwitches(this.watch);
+			this.queues.followPrimarySwitches(this.watch);
+			this.watch.start();
+		}
 	}
 
-	static LettuceConnectionFactory connectionFactory(int port) {
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port),
+	/** A started connection factory with Lettuce's default 60 s timeout. */
+	static LettuceConnectionFactory connectionFactory(RedisConfiguration configuration) {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration,
 				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(60)).build());
 		factory.afterPropertiesSet();
 		factory.start();
@@ -128,13 +144,20 @@ final class HarnessInstance implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.proxy.heal();
+		if (this.proxy != null) {
+			this.proxy.heal();
+		}
 		this.listeners.stop();
 		this.handler.close();
 		this.locks.close();
 		this.queues.close();
+		if (this.watch != null) {
+			this.watch.close();
+		}
 		this.connectionFactory.destroy();
-		this.proxy.close();
+		if (this.proxy != null) {
+			this.proxy.close();
+		}
 	}
 
 }

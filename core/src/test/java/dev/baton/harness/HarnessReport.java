@@ -20,8 +20,15 @@ final class HarnessReport {
 
 	private final Timeline timeline;
 
-	HarnessReport(FaultSchedule schedule, List<Violation> violations, List<String> totals, Timeline timeline) {
+	private final String seedsProperty;
+
+	/**
+	 * @param seedsProperty the system property that replays a seed, as {@code baton.harness.seeds}
+	 */
+	HarnessReport(FaultSchedule schedule, List<Violation> violations, List<String> totals, Timeline timeline,
+			String seedsProperty) {
 		this.schedule = schedule;
+		this.seedsProperty = seedsProperty;
 		this.violations = violations;
 		this.totals = totals;
 		this.timeline = timeline;
@@ -38,7 +45,7 @@ final class HarnessReport {
 
 	String describe() {
 		StringBuilder text = new StringBuilder("Harness run of seed ").append(this.schedule.seed())
-			.append(" (replay with -Dbaton.harness.seeds=").append(this.schedule.seed()).append(")\n");
+			.append(" (replay with -D").append(this.seedsProperty).append('=').append(this.schedule.seed()).append(")\n");
 		this.totals.forEach((line) -> text.append("  ").append(line).append('\n'));
 		text.append("  ").append(this.violations.size()).append(" violations, ").append(newViolations().size())
 			.append(" of them new\n");

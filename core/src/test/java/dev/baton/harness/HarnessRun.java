@@ -3,27 +3,23 @@ package dev.baton.harness;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.redis.RedisDelayQueues;
-import dev.baton.test.LocalRedisServer;
 import dev.baton.test.RedisProxy;
-import dev.baton.test.RedisServers;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * One run of the harness for one seed: a fresh Redis without persistence, {@value #INSTANCES}
- * instances each behind its own proxy, the lock and queue workloads during the fault phase, then
- * healing, draining and the checks.
+ * One run of the harness for one seed: a fresh Redis without persistence ({@link HarnessTopology}:
+ * standalone, each instance behind its own proxy, or a Sentinel set), {@value #INSTANCES}
+ * instances, the lock and queue workloads during the fault phase, then healing, draining and the
+ * checks.
  */
 final class HarnessRun {
 
@@ -52,43 +48,52 @@ final class HarnessRun {
 
 	private final TaskLedger ledger = new TaskLedger();
 
+	private final Function<Timeline, HarnessTopology> topology;
+
+	/** A run against a standalone Redis. */
 	HarnessRun(long seed, Duration faultPhase) {
+		this(seed, faultPhase, StandaloneTopology::new);
+	}
+
+	/**
+	 * @param topology starts the Redis of the run, given the run's timeline
+	 */
+	HarnessRun(long seed, Duration faultPhase, Function<Timeline, HarnessTopology> topology) {
 		this.seed = seed;
 		this.faultPhase = faultPhase;
+		this.topology = topology;
 	}
 
 	HarnessReport run() throws InterruptedException {
-		FaultSchedule schedule = FaultSchedule.generate(this.seed, INSTANCES, this.faultPhase.toMillis());
-		logger.info("Harness seed {}, {} of faults\n{}", this.seed, this.faultPhase, schedule.describe());
-		LocalRedisServer server = RedisServers.startLocal();
-		LettuceConnectionFactory direct = HarnessInstance.connectionFactory(server.port());
-		RedisClient adminClient = RedisClient.create(RedisURI.create(server.host(), server.port()));
 		List<HarnessInstance> instances = new ArrayList<>();
-		try (RedisDelayQueues checkerQueues = RedisDelayQueues.builder(direct, JsonMapper.builder().build()).build();
-				StatefulRedisConnection<String, String> admin = adminClient.connect()) {
-			admin.setTimeout(Duration.ofSeconds(2));
-			DelayQueue<HarnessTask> observer = checkerQueues.get(HarnessInstance.QUEUE, HarnessTask.class);
-			for (int i = 0; i < INSTANCES; i++) {
-				instances.add(new HarnessInstance(i, RedisProxy.to(server), this.losses, this.ledger, this.timeline,
-						observer));
+		try (HarnessTopology topology = this.topology.apply(this.timeline);
+				RedisDelayQueues checkerQueues = RedisDelayQueues.builder(topology.checker(), JsonMapper.builder().build())
+					.build()) {
+			FaultSchedule schedule = topology.schedule(this.seed, INSTANCES, this.faultPhase.toMillis());
+			logger.info("Harness seed {}, {} of faults\n{}", this.seed, this.faultPhase, schedule.describe());
+			try {
+				DelayQueue<HarnessTask> observer = checkerQueues.get(HarnessInstance.QUEUE, HarnessTask.class);
+				for (int i = 0; i < INSTANCES; i++) {
+					instances.add(new HarnessInstance(i, topology.connect(i), this.losses, this.ledger, this.timeline,
+							observer));
+				}
+				return run(schedule, topology, new StringRedisTemplate(topology.checker()), instances,
+						checkerQueues.get(HarnessInstance.QUEUE, HarnessTask.class));
 			}
-			return run(schedule, server, admin, new StringRedisTemplate(direct), instances,
-					checkerQueues.get(HarnessInstance.QUEUE, HarnessTask.class));
-		}
-		finally {
-			instances.forEach(HarnessInstance::close);
-			adminClient.shutdown();
-			direct.destroy();
-			server.close();
+			finally {
+				instances.forEach(HarnessInstance::close);
+			}
 		}
 	}
 
-	private HarnessReport run(FaultSchedule schedule, LocalRedisServer server,
-			StatefulRedisConnection<String, String> admin, StringRedisTemplate redis, List<HarnessInstance> instances,
-			DelayQueue<HarnessTask> checkerQueue) throws InterruptedException {
+	private HarnessReport run(FaultSchedule schedule, HarnessTopology topology, StringRedisTemplate redis,
+			List<HarnessInstance> instances, DelayQueue<HarnessTask> checkerQueue) throws InterruptedException {
 		List<RedisLockManager> managers = instances.stream().map((instance) -> instance.locks).toList();
-		FaultInjector faults = new FaultInjector(schedule,
-				instances.stream().map((instance) -> instance.proxy).toList(), server, admin.sync(), this.timeline);
+		List<RedisProxy> proxies = instances.stream()
+			.filter((instance) -> instance.proxy != null)
+			.map((instance) -> instance.proxy)
+			.toList();
+		FaultInjector faults = new FaultInjector(schedule, proxies, topology.serverFaults(), this.timeline);
 		LockWorkload locks = new LockWorkload(this.timeline, this.violations, this.stalls,
 				HarnessInstance.COMMAND_TIMEOUT, SLACK);
 		LockWorkload annotated = new LockWorkload(this.timeline, this.violations, this.stalls,
@@ -117,23 +122,27 @@ final class HarnessRun {
 		queueCalls.stopWatching();
 		this.stalls.stop();
 
-		LockChecks lockChecks = new LockChecks(locks, this.losses, faults.kills(), HarnessInstance.LEASE_TIME);
+		List<long[]> dataLoss = topology.dataLoss(faults);
+		LockChecks lockChecks = new LockChecks(locks, this.losses, dataLoss, HarnessInstance.LEASE_TIME);
 		lockChecks.checkNothingLeft(managers, redis);
 		// Loss reports arrive within a renewal period; by now every one has.
 		lockChecks.checkHistory();
-		LockChecks annotatedChecks = new LockChecks(annotated, this.losses, faults.kills(), HarnessInstance.LEASE_TIME);
+		LockChecks annotatedChecks = new LockChecks(annotated, this.losses, dataLoss, HarnessInstance.LEASE_TIME);
 		annotatedChecks.checkHistory();
-		QueueChecks queueChecks = new QueueChecks(this.ledger, faults.kills(), this.violations, this.timeline);
+		QueueChecks queueChecks = new QueueChecks(this.ledger, dataLoss, this.violations, this.timeline);
 		queueChecks.drain(checkerQueue, Duration.ofSeconds(40));
 		instances.forEach(HarnessInstance::stopConsuming);
 		queueChecks.check();
 
-		List<String> totals = List.of(faults.applied() + " faults applied over " + this.faultPhase.toMillis() + " ms; "
-				+ this.stalls.count() + " stalls of the harness JVM, the longest " + this.stalls.longest() + " ms",
+		List<String> totals = new ArrayList<>(List.of(
+				faults.applied() + " faults applied over " + this.faultPhase.toMillis() + " ms; " + this.stalls.count()
+						+ " stalls of the harness JVM, the longest " + this.stalls.longest() + " ms",
 				"locks: " + lockChecks.summary(),
 				"@DistributedLock methods: " + annotatedChecks.summary(),
-				"queue: " + tasks.summary() + ", " + queueChecks.summary() + ", " + stale(instances));
-		HarnessReport report = new HarnessReport(schedule, this.violations.all(), totals, this.timeline);
+				"queue: " + tasks.summary() + ", " + queueChecks.summary() + ", " + stale(instances)));
+		totals.addAll(topology.totals(this.ledger));
+		HarnessReport report = new HarnessReport(schedule, this.violations.all(), totals, this.timeline,
+				topology.seedsProperty());
 		logger.info(report.describe());
 		return report;
 	}

@@ -57,6 +57,11 @@ final class Timeline {
 		return near.subList(from, Math.min(near.size(), from + max)).stream().map(Event::describe).toList();
 	}
 
+	/** Every event of the subject, in order. */
+	List<String> of(String subject) {
+		return this.events.stream().filter((event) -> event.subject.equals(subject)).map(Event::describe).toList();
+	}
+
 	static final String FAULT = "fault";
 
 	private record Event(long atMillis, String thread, String subject, String text) {

@@ -1,0 +1,53 @@
+package dev.baton.harness;
+
+import java.util.List;
+
+import dev.baton.test.RedisProxy;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * The Redis a harness run uses: how its instances and checks connect to it, which faults its
+ * schedule draws and how they are applied, and what data loss the docs let it excuse.
+ */
+interface HarnessTopology extends AutoCloseable {
+
+	/** The run's fault timeline. */
+	FaultSchedule schedule(long seed, int instances, long lengthMillis);
+
+	/** How an instance connects: a started connection factory of its own, and its proxy if it has one. */
+	Link connect(int instance);
+
+	/** A started connection factory for the checks and observers, through no proxy; closed with the topology. */
+	LettuceConnectionFactory checker();
+
+	/** What applies the faults of the schedule's server track. */
+	ServerFaults serverFaults();
+
+	/**
+	 * Windows, {start, end} in ms from the run's start, in which the docs let Redis forget what it
+	 * acknowledged: they excuse lost tasks, and overlapping or refused lock holders.
+	 */
+	List<long[]> dataLoss(FaultInjector faults);
+
+	/** Lines of the report's totals about the topology's own faults. */
+	List<String> totals(TaskLedger ledger);
+
+	/** The system property that runs other seeds on this topology, for the report's replay hint. */
+	default String seedsProperty() {
+		return "baton.harness.seeds";
+	}
+
+	@Override
+	void close();
+
+	/**
+	 * @param connectionFactory the instance's, started; the instance destroys it
+	 * @param proxy the proxy it connects through, which the instance closes, or {@code null}
+	 */
+	record Link(LettuceConnectionFactory connectionFactory, @Nullable RedisProxy proxy) {
+
+	}
+
+}
