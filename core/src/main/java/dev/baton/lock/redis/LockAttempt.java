@@ -1,16 +1,15 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockRequest;
-import dev.baton.lock.LockUnavailableException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import dev.baton.lock.LockRequest;
+import dev.baton.lock.LockUnavailableException;
+import dev.baton.lock.redis.LockWaiters.HandOff;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-
-import dev.baton.lock.redis.LockWaiters.HandOff;
 
 /**
  * One acquisition of a lock, attempt after attempt, remembering when to try again: the first in

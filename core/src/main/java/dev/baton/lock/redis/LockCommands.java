@@ -1,6 +1,5 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockUnavailableException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +10,7 @@ import dev.baton.internal.LuaScripts;
 import dev.baton.internal.ReplicaAcknowledgedScripts.Acknowledged;
 import dev.baton.internal.ReplicaAcknowledgedScripts;
 import dev.baton.internal.TimedScripts;
+import dev.baton.lock.LockUnavailableException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -1,6 +1,5 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockUnavailableException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -12,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.baton.lock.LockUnavailableException;
 import dev.baton.lock.redis.LockCommands.Released;
 import org.jspecify.annotations.Nullable;
 

@@ -1,6 +1,5 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockUnavailableException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,6 +11,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.baton.internal.DaemonExecutors;
+import dev.baton.lock.LockUnavailableException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

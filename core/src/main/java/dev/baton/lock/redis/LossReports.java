@@ -1,11 +1,11 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockLostEvent;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 
 import dev.baton.internal.DaemonExecutors;
+import dev.baton.lock.LockLostEvent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

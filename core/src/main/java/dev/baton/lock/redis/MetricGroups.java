@@ -1,10 +1,10 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockManager;
-import dev.baton.lock.LockRequest;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.baton.lock.LockManager;
+import dev.baton.lock.LockRequest;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

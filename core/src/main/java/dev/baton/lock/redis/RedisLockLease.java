@@ -1,16 +1,16 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.HeldLock;
-import dev.baton.lock.LeaseToken;
-import dev.baton.lock.LockLease;
-import dev.baton.lock.LockRequest;
-import dev.baton.lock.LockUnavailableException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.baton.lock.HeldLock;
+import dev.baton.lock.LeaseToken;
+import dev.baton.lock.LockLease;
+import dev.baton.lock.LockRequest;
+import dev.baton.lock.LockUnavailableException;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,6 +1,5 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockUnavailableException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +12,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.baton.internal.DaemonExecutors;
+import dev.baton.lock.LockUnavailableException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -1,13 +1,13 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockLease;
-import dev.baton.lock.LockManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.baton.lock.LockLease;
+import dev.baton.lock.LockManager;
 import dev.baton.support.ChildJvm;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;

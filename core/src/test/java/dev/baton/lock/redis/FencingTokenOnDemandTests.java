@@ -1,14 +1,14 @@
 package dev.baton.lock.redis;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
 import dev.baton.lock.HeldLock;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockLostEvent;
 import dev.baton.lock.LockRequest;
 import dev.baton.lock.RedisLock;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-
 import dev.baton.support.CommandStats;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.AfterEach;

@@ -1,13 +1,13 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockLease;
-import dev.baton.lock.LockRequest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.baton.lock.LockLease;
+import dev.baton.lock.LockRequest;
 import dev.baton.observation.DefaultLockAcquisitionObservationConvention;
 import dev.baton.observation.LockAcquisitionContext;
 import dev.baton.test.RedisTest;

@@ -1,10 +1,10 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockLease;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.time.Duration;
 
+import dev.baton.lock.LockLease;
 import dev.baton.support.ChildJvm;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;

@@ -1,10 +1,10 @@
 package dev.baton.lock.redis;
 
+import java.time.Duration;
+
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockNotAcquiredException;
 import dev.baton.lock.RedisLock;
-import java.time.Duration;
-
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

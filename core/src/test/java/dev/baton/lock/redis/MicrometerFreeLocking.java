@@ -1,9 +1,10 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockLease;
 import java.net.URI;
 import java.time.Duration;
 import java.util.function.Function;
+
+import dev.baton.lock.LockLease;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;

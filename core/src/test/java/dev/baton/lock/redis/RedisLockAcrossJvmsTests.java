@@ -1,8 +1,8 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockLease;
 import java.time.Duration;
 
+import dev.baton.lock.LockLease;
 import dev.baton.support.ChildJvm;
 import dev.baton.test.RedisServer;
 import dev.baton.test.RedisTest;

@@ -1,7 +1,5 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockLease;
-import dev.baton.lock.RedisLock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -11,6 +9,8 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import dev.baton.lock.LockLease;
+import dev.baton.lock.RedisLock;
 import dev.baton.test.RedisTest;
 import io.lettuce.core.cluster.SlotHash;
 import io.micrometer.core.instrument.Meter;

@@ -1,7 +1,5 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockLease;
-import dev.baton.lock.RedisLock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,6 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.baton.lock.LockLease;
+import dev.baton.lock.RedisLock;
 import dev.baton.support.CommandStats;
 import dev.baton.test.RedisTest;
 import org.jspecify.annotations.Nullable;

@@ -1,9 +1,9 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockRequest;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import dev.baton.lock.LockRequest;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,10 +1,5 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockLease;
-import dev.baton.lock.LockLostEvent;
-import dev.baton.lock.LockNotAcquiredException;
-import dev.baton.lock.LockRequest;
-import dev.baton.lock.RedisLock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +10,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.baton.lock.LockLease;
+import dev.baton.lock.LockLostEvent;
+import dev.baton.lock.LockNotAcquiredException;
+import dev.baton.lock.LockRequest;
+import dev.baton.lock.RedisLock;
 import dev.baton.support.CommandStats;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.AfterEach;

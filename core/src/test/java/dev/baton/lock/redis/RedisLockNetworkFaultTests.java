@@ -1,10 +1,5 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockLease;
-import dev.baton.lock.LockLostEvent;
-import dev.baton.lock.LockRequest;
-import dev.baton.lock.LockUnavailableException;
-import dev.baton.lock.RedisLock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -18,6 +13,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.baton.lock.LockLease;
+import dev.baton.lock.LockLostEvent;
+import dev.baton.lock.LockRequest;
+import dev.baton.lock.LockUnavailableException;
+import dev.baton.lock.RedisLock;
 import dev.baton.support.ProxiedRedis;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;

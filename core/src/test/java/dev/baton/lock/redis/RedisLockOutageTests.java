@@ -1,11 +1,11 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockLease;
-import dev.baton.lock.LockUnavailableException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.baton.lock.LockLease;
+import dev.baton.lock.LockUnavailableException;
 import dev.baton.test.RedisServer;
 import dev.baton.test.RedisServers;
 import org.junit.jupiter.api.AfterEach;

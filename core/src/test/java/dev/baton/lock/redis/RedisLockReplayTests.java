@@ -1,7 +1,5 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockLease;
-import dev.baton.lock.LockLostEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -9,6 +7,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import dev.baton.lock.LockLease;
+import dev.baton.lock.LockLostEvent;
 import dev.baton.support.ProxiedRedis;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;

@@ -1,11 +1,11 @@
 package dev.baton.lock.redis;
 
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockUnavailableException;
-import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.Optional;
-
 import dev.baton.support.DirectRedis;
 import dev.baton.test.LocalRedisCluster;
 import dev.baton.test.LocalRedisServer;

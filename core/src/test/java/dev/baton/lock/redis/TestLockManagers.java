@@ -1,12 +1,12 @@
 package dev.baton.lock.redis;
 
-import dev.baton.lock.LockLostEvent;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
 
+import dev.baton.lock.LockLostEvent;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
