@@ -2,6 +2,7 @@ package dev.baton.lock.redis;
 
 import java.time.Duration;
 
+import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLease;
 import dev.baton.support.ChildJvm;
 import dev.baton.test.RedisServer;
@@ -13,7 +14,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Locks held by another JVM: exclusion, release, fencing order, and the holder killed. */
+/**
+ * Locks held by another JVM: exclusion, release, fencing order, the holder killed, and a lock
+ * handed over by a JVM that exited.
+ */
 @RedisTest
 class RedisLockAcrossJvmsTests {
 
@@ -31,6 +35,31 @@ class RedisLockAcrossJvmsTests {
 			LockLease lease = locks.tryAcquire("shared", Duration.ofSeconds(5)).orElseThrow();
 			assertThat(lease.fencingToken()).isGreaterThan(childToken);
 			lease.release();
+		}
+	}
+
+	@Test
+	void aLockHandedOverByAJvmThatExitedIsRestoredAndReleasedHere(RedisServer server,
+			RedisConnectionFactory connectionFactory) throws Exception {
+		String token;
+		long fencingToken;
+		try (ChildJvm web = ChildJvm.start(LeaseHandOverProcess.class, server.url(), "order:42", "60000")) {
+			fencingToken = Long.parseLong(web.awaitLine("fencing="));
+			token = web.awaitLine("token=");
+		}
+		try (RedisLockManager locks = RedisLockManager.builder(connectionFactory).instanceName("job").build()) {
+			// The web JVM is gone; its lease of 30 s would not have lasted, the extension does.
+			assertThat(locks.tryAcquire("order:42", Duration.ZERO)).isEmpty();
+			assertThat(locks.holderOf("order:42")).contains("web");
+
+			LockLease lease = locks.restore(LeaseToken.parse(token));
+
+			assertThat(lease.isValid()).isTrue();
+			assertThat(lease.fencingToken()).isEqualTo(fencingToken);
+			assertThat(locks.holderOf("order:42")).contains("job");
+			assertThat(locks.restore(LeaseToken.parse(token)).isValid()).as("a token restores once").isFalse();
+			lease.release();
+			assertThat(locks.tryAcquire("order:42", Duration.ZERO)).isPresent();
 		}
 	}
 
