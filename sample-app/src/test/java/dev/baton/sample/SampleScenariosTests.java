@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "app.documents.processing-time=500ms", "app.flash-sale.wait-time=5s" })
+		properties = { "app.documents.processing-time=500ms", "app.flash-sale.wait-time=5s", "app.exports.delay=1s" })
 @RedisTest
 @DirtiesContext
 class SampleScenariosTests {
@@ -78,6 +78,22 @@ class SampleScenariosTests {
 
 		assertThat(statuses).containsExactlyInAnyOrder(200, 409);
 		assertThat(this.client.send("PUT", "/documents/contract-7", "third").body()).contains("\"version\":2");
+	}
+
+	@Test
+	void anExportHoldsItsLockFromTheRequestUntilTheJobHasRun() {
+		assertThat(this.client.send("POST", "/documents/report-9/exports").statusCode()).isEqualTo(202);
+
+		HttpResponse<String> second = this.client.send("POST", "/documents/report-9/exports");
+
+		assertThat(second.statusCode()).isEqualTo(409);
+		assertThat(second.body()).contains("An export of this document is pending");
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(this.client.send("GET", "/exports").body()).contains("\"report-9\":1"));
+		// The job released the lock: the document can be exported again.
+		assertThat(this.client.send("POST", "/documents/report-9/exports").statusCode()).isEqualTo(202);
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(this.client.send("GET", "/exports").body()).contains("\"report-9\":2"));
 	}
 
 	@Test
