@@ -207,7 +207,15 @@ final class ClaimPacer {
 					break;
 				}
 				this.left++;
-				clear();
+				if (timed) {
+					clear();
+				}
+				else {
+					// The claim covers the tasks due when it ran, not one signalled due later that
+					// fell due while this container waited (or jittered): the next turn decides on
+					// that one as a timer would, so its due time must not be forgotten here.
+					clearWake();
+				}
 				nextDueServer = nothingDueUntil;
 				nextDueAt = nothingDueUntil.equals(Instant.MAX) ? Long.MAX_VALUE
 						: System.nanoTime() + Math.max(0, Duration.between(serverNow(), nothingDueUntil).toNanos());
@@ -319,12 +327,17 @@ final class ClaimPacer {
 
 	/** Forgets what the claim about to be made, or left to another instance, answers. */
 	private void clear() {
-		this.woken = false;
-		this.due.clear();
+		clearWake();
 		if (this.dueAtNanos <= System.nanoTime()) {
 			this.dueAtNanos = Long.MAX_VALUE;
 			this.dueAtServer = null;
 		}
+	}
+
+	/** Forgets the wake-ups and the tasks signalled due now, but not a task signalled due later. */
+	private void clearWake() {
+		this.woken = false;
+		this.due.clear();
 	}
 
 	private Instant serverNow() {

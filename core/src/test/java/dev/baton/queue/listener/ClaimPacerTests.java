@@ -54,6 +54,20 @@ class ClaimPacerTests {
 	}
 
 	@Test
+	void aTaskSignalledDueLaterThatFellDueWhileTheContainerWasBusyIsClaimedThoughAnEarlierClaimTookTheTaskDueNow()
+			throws InterruptedException {
+		// Another instance took the task due now that woke this container; then a task was scheduled
+		// to fall due a few milliseconds later, and fell due before this container came to wait (its
+		// claim, its random wait). The claim it leaves the first task to came before the second.
+		this.pacer.signal(due(Duration.ZERO));
+		this.pacer.signal(takenByPeer(Instant.now(), Duration.ofSeconds(30)));
+		this.pacer.signal(due(Duration.ofMillis(5)));
+		Thread.sleep(20);
+
+		assertThat(waited(null, Duration.ofSeconds(5))).isLessThan(Duration.ofMillis(1000));
+	}
+
+	@Test
 	void aClaimThatLeftTasksDueWakesTheOthers() {
 		this.pacer.signal(takenByPeer(Instant.now(), Duration.ZERO));
 
