@@ -18,6 +18,7 @@ import dev.baton.queue.DelayQueue;
 import dev.baton.queue.NewTask;
 import dev.baton.queue.TaskContext;
 import dev.baton.queue.annotation.DelayedTask;
+import dev.baton.queue.annotation.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.redis.RedisDelayQueues;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.AfterEach;
