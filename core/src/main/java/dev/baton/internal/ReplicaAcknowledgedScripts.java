@@ -127,8 +127,8 @@ public final class ReplicaAcknowledgedScripts implements AutoCloseable {
 	private Acknowledged run(RedisClusterAsyncCommands<byte[], byte[]> commands, RedisFuture<Object> sent,
 			long deadline) throws Throwable {
 		RedisFuture<Long> replicated = commands.waitForReplication(this.replicas, this.replicaTimeout.toMillis());
-		TimedScripts.Reply reply = TimedScripts.await(sent, deadline, this.commandTimeout);
-		TimedScripts.Reply waited = TimedScripts.await(replicated, deadline, this.replicaTimeout);
+		TimedScripts.Reply reply = AsyncScripts.await(sent, deadline, this.commandTimeout);
+		TimedScripts.Reply waited = AsyncScripts.await(replicated, deadline, this.replicaTimeout);
 		restoreInterrupt(reply.interrupted() || waited.interrupted());
 		if (reply.failure() != null) {
 			throw reply.failure();

@@ -4,21 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -28,8 +20,6 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.connection.SetCondition;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.data.redis.core.types.Expiration;
 
@@ -48,14 +38,9 @@ import org.springframework.data.redis.core.types.Expiration;
  */
 public final class TimedScripts implements AutoCloseable {
 
-	private final StringRedisTemplate redis;
-
-	private final SharedLettuceCommands shared;
+	private final ScriptConnections connections;
 
 	private final Duration timeout;
-
-	/** Threads that open connections for callers that wait for them only up to their timeout. */
-	private final ExecutorService connecting;
 
 	private final BiFunction<String, Throwable, RuntimeException> failure;
 
@@ -70,11 +55,7 @@ public final class TimedScripts implements AutoCloseable {
 	public TimedScripts(RedisConnectionFactory connectionFactory, Duration timeout,
 			BiFunction<String, Throwable, RuntimeException> failure) {
 		this.failure = failure;
-		this.redis = new StringRedisTemplate(connectionFactory);
-		// Without this the template wraps each connection in a reflective proxy, on every call.
-		this.redis.setExposeConnection(true);
-		this.shared = new SharedLettuceCommands(connectionFactory);
-		this.connecting = DaemonExecutors.cached("baton-redis-connect", Duration.ofSeconds(10));
+		this.connections = new ScriptConnections(connectionFactory);
 		this.timeout = timeout;
 	}
 
@@ -84,7 +65,7 @@ public final class TimedScripts implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.connecting.shutdownNow();
+		this.connections.close();
 	}
 
 	/**
@@ -150,7 +131,8 @@ public final class TimedScripts implements AutoCloseable {
 		Reply[] reply = new Reply[1];
 		try {
 			Duration left = awaitPrimary(this.timeout);
-			onConnection(left, (commands) -> reply[0] = awaitRestoringInterrupt(async.apply(commands), left),
+			this.connections.run(left,
+					(commands) -> reply[0] = AsyncScripts.awaitRestoringInterrupt(async.apply(commands), left),
 					(connection) -> reply[0] = runBlocking(() -> blocking.apply(connection)));
 		}
 		catch (RuntimeException ex) {
@@ -207,11 +189,12 @@ public final class TimedScripts implements AutoCloseable {
 		List<Reply> replies = new ArrayList<>(scripts.size());
 		try {
 			Duration left = awaitPrimary(timeout);
-			onConnection(left, (commands) -> sendAndAwait(commands, scripts, left, late, replies), (connection) -> {
-				for (Script script : scripts) {
-					replies.add(runBlocking(connection, script));
-				}
-			});
+			this.connections.run(left, (commands) -> AsyncScripts.sendAndAwait(commands, scripts, left, late, replies),
+					(connection) -> {
+						for (Script script : scripts) {
+							replies.add(runBlocking(connection, script));
+						}
+					});
 		}
 		catch (RuntimeException ex) {
 			throw failed(what, ex);
@@ -231,7 +214,7 @@ public final class TimedScripts implements AutoCloseable {
 		}
 		try {
 			// Not even for a connection to open.
-			onConnection(Duration.ZERO, (commands) -> sendWithoutWaiting(commands, script),
+			this.connections.run(Duration.ZERO, (commands) -> AsyncScripts.sendWithoutWaiting(commands, script),
 					(connection) -> runBlocking(connection, script));
 		}
 		catch (RuntimeException ex) {
@@ -250,179 +233,13 @@ public final class TimedScripts implements AutoCloseable {
 			return timeout;
 		}
 		long start = System.nanoTime();
-		Reply reply = awaitRestoringInterrupt(ready.copy(), timeout);
+		Reply reply = AsyncScripts.awaitRestoringInterrupt(ready.copy(), timeout);
 		Duration left = timeout.minusNanos(System.nanoTime() - start);
 		if (reply.failure() != null || left.isNegative() || left.isZero()) {
 			throw new IllegalStateException("not sent, as Redis Sentinel was still switching the primary after "
 					+ timeout.toMillis() + " ms");
 		}
 		return left;
-	}
-
-	/**
-	 * Runs a call on Lettuce's asynchronous API: on the shared connection's commands where
-	 * {@link SharedLettuceCommands} has them, else on a connection from the template; on other
-	 * clients, the blocking call. A call that must first open a connection, or take one from the
-	 * template (a validating factory sends a {@code PING}), does so on a thread of its own and
-	 * waits for it at most {@code timeout}: those waits follow the connection's own timeouts, not
-	 * Baton's, and fail on an interrupted thread.
-	 * @throws RuntimeException if the call failed, or did not end within {@code timeout}
-	 */
-	private void onConnection(Duration timeout, Consumer<RedisClusterAsyncCommands<byte[], byte[]>> async,
-			Consumer<RedisConnection> blocking) {
-		RedisClusterAsyncCommands<byte[], byte[]> commands = this.shared.current();
-		if (commands != null) {
-			async.accept(commands);
-			return;
-		}
-		CompletableFuture<Void> call = CompletableFuture.runAsync(() -> connectAndRun(async, blocking), this.connecting);
-		if (timeout.isZero()) {
-			// Nobody waits: it goes out once connected.
-			return;
-		}
-		// Awaited through a copy: giving up on it must not cancel the call before it started.
-		Reply connected = awaitRestoringInterrupt(call.copy(), timeout);
-		Throwable failure = connected.failure();
-		if (failure instanceof RuntimeException runtime) {
-			throw runtime;
-		}
-		if (failure != null) {
-			throw new IllegalStateException(failure.getMessage(), failure);
-		}
-	}
-
-	private void connectAndRun(Consumer<RedisClusterAsyncCommands<byte[], byte[]>> async,
-			Consumer<RedisConnection> blocking) {
-		RedisClusterAsyncCommands<byte[], byte[]> commands = this.shared.connect();
-		if (commands != null) {
-			async.accept(commands);
-			return;
-		}
-		this.redis.execute((RedisCallback<@Nullable Void>) (connection) -> {
-			if (connection.getNativeConnection() instanceof RedisClusterAsyncCommands<?, ?> lettuce) {
-				async.accept(SharedLettuceCommands.bytes(lettuce));
-			}
-			else {
-				blocking.accept(connection);
-			}
-			return null;
-		});
-	}
-
-	private static void sendWithoutWaiting(RedisClusterAsyncCommands<byte[], byte[]> commands, Script script) {
-		script.send(commands).whenComplete((reply, failure) -> {
-			if (failure instanceof RedisNoScriptException) {
-				// Redis forgot the script (restart, SCRIPT FLUSH) or never had it.
-				script.sendText(commands);
-			}
-		});
-	}
-
-	private static void sendAndAwait(RedisClusterAsyncCommands<byte[], byte[]> async, List<Script> scripts,
-			Duration timeout, LateReplies late, List<Reply> replies) {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		List<SentScript> sent = new ArrayList<>(scripts.size());
-		for (Script script : scripts) {
-			sent.add(new SentScript(async, script));
-		}
-		boolean interrupted = false;
-		try {
-			for (int i = 0; i < scripts.size(); i++) {
-				// Awaited through a copy: giving up on it must leave the late reply to come.
-				Reply reply = await(sent.get(i).answer.copy(), deadline, timeout);
-				interrupted |= reply.interrupted();
-				replies.add(reply);
-				if (reply.failure() instanceof TimeoutException) {
-					int index = i;
-					sent.get(i).giveUp((late != LateReplies.IGNORED) ? (value) -> late.arrived(index, value) : null);
-				}
-			}
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
-	}
-
-	/**
-	 * A script sent by its digest. If Redis forgot it (restart, SCRIPT FLUSH), its text goes once,
-	 * at once, not after the replies before it, one of which may be from a node that does not
-	 * answer.
-	 */
-	private static final class SentScript {
-
-		final CompletableFuture<Object> answer;
-
-		/** The command in flight: by digest, then by text. */
-		private volatile CompletableFuture<Object> command;
-
-		private volatile boolean givenUp;
-
-		SentScript(RedisClusterAsyncCommands<byte[], byte[]> async, Script script) {
-			this.command = script.send(async).toCompletableFuture();
-			this.answer = this.command.exceptionallyCompose((failure) -> {
-				Throwable cause = (failure instanceof CompletionException wrapped && wrapped.getCause() != null)
-						? wrapped.getCause() : failure;
-				if (!(cause instanceof RedisNoScriptException) || this.givenUp) {
-					return CompletableFuture.failedFuture(cause);
-				}
-				CompletableFuture<Object> text = script.sendText(async).toCompletableFuture();
-				this.command = text;
-				if (this.givenUp) {
-					// Given up while the digest's answer was on its way.
-					text.cancel(false);
-				}
-				return text;
-			});
-		}
-
-		/**
-		 * The caller stopped waiting. Without a late-reply listener the command is cancelled, so
-		 * that Lettuce does not send it after a reconnect, long after the caller moved on (a
-		 * schedule that stores a task the application since scheduled elsewhere and cancelled):
-		 * it ran already or it never will. With one, it is left to run and the listener gets its
-		 * reply, to undo it.
-		 */
-		void giveUp(@Nullable Consumer<Object> lateReply) {
-			this.givenUp = true;
-			if (lateReply != null) {
-				this.answer.thenAccept(lateReply);
-			}
-			else {
-				this.command.cancel(false);
-			}
-		}
-
-	}
-
-	/** Awaits one reply up to the timeout, and restores the interrupt flag if interrupted meanwhile. */
-	private static Reply awaitRestoringInterrupt(Future<?> future, Duration timeout) {
-		Reply reply = await(future, System.nanoTime() + timeout.toNanos(), timeout);
-		if (reply.interrupted()) {
-			Thread.currentThread().interrupt();
-		}
-		return reply;
-	}
-
-	static Reply await(Future<?> future, long deadline, Duration timeout) {
-		boolean interrupted = false;
-		while (true) {
-			try {
-				return new Reply(future.get(Math.max(deadline - System.nanoTime(), 0), TimeUnit.NANOSECONDS), null,
-						interrupted);
-			}
-			catch (InterruptedException ex) {
-				interrupted = true;
-			}
-			catch (ExecutionException ex) {
-				return new Reply(null, ex.getCause(), interrupted);
-			}
-			catch (TimeoutException ex) {
-				future.cancel(true);
-				return new Reply(null, new TimeoutException("no reply within " + timeout.toMillis() + " ms"), interrupted);
-			}
-		}
 	}
 
 	private static Reply runBlocking(RedisConnection connection, Script script) {

@@ -1,0 +1,97 @@
+package dev.baton.internal;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Consumer;
+
+import dev.baton.internal.TimedScripts.Reply;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Where {@link TimedScripts} runs its calls: the shared Lettuce connection when it is open, else a
+ * connection opened on a thread of its own that the caller waits for only up to its timeout.
+ */
+final class ScriptConnections implements AutoCloseable {
+
+	private final StringRedisTemplate redis;
+
+	private final SharedLettuceCommands shared;
+
+	/** Threads that open connections for callers that wait for them only up to their timeout. */
+	private final ExecutorService connecting;
+
+	ScriptConnections(RedisConnectionFactory connectionFactory) {
+		this.redis = new StringRedisTemplate(connectionFactory);
+		// Without this the template wraps each connection in a reflective proxy, on every call.
+		this.redis.setExposeConnection(true);
+		this.shared = new SharedLettuceCommands(connectionFactory);
+		this.connecting = DaemonExecutors.cached("baton-redis-connect", Duration.ofSeconds(10));
+	}
+
+	/**
+	 * Runs a call on Lettuce's asynchronous API: on the shared connection's commands where
+	 * {@link SharedLettuceCommands} has them, else on a connection from the template; on other
+	 * clients, the blocking call. A call that must first open a connection, or take one from the
+	 * template (a validating factory sends a {@code PING}), does so on a thread of its own and
+	 * waits for it at most {@code timeout}: those waits follow the connection's own timeouts, not
+	 * Baton's, and fail on an interrupted thread.
+	 * @throws RuntimeException if the call failed, or did not end within {@code timeout}
+	 */
+	void run(Duration timeout, Consumer<RedisClusterAsyncCommands<byte[], byte[]>> async,
+			Consumer<RedisConnection> blocking) {
+		RedisClusterAsyncCommands<byte[], byte[]> commands = this.shared.current();
+		if (commands != null) {
+			async.accept(commands);
+			return;
+		}
+		CompletableFuture<Void> call = CompletableFuture.runAsync(() -> connectAndRun(async, blocking), this.connecting);
+		if (timeout.isZero()) {
+			// Nobody waits: it goes out once connected.
+			return;
+		}
+		// Awaited through a copy: giving up on it must not cancel the call before it started.
+		Reply connected = AsyncScripts.awaitRestoringInterrupt(call.copy(), timeout);
+		Throwable failure = connected.failure();
+		if (failure instanceof RuntimeException runtime) {
+			throw runtime;
+		}
+		if (failure != null) {
+			throw new IllegalStateException(failure.getMessage(), failure);
+		}
+	}
+
+	private void connectAndRun(Consumer<RedisClusterAsyncCommands<byte[], byte[]>> async,
+			Consumer<RedisConnection> blocking) {
+		RedisClusterAsyncCommands<byte[], byte[]> commands = this.shared.connect();
+		if (commands != null) {
+			async.accept(commands);
+			return;
+		}
+		this.redis.execute((RedisCallback<@Nullable Void>) (connection) -> {
+			if (connection.getNativeConnection() instanceof RedisClusterAsyncCommands<?, ?> lettuce) {
+				async.accept(SharedLettuceCommands.bytes(lettuce));
+			}
+			else {
+				blocking.accept(connection);
+			}
+			return null;
+		});
+	}
+
+	/**
+	 * Stops the threads that open connections: a connect under way ends without being waited for,
+	 * and calls made afterwards that need a connection fail.
+	 */
+	@Override
+	public void close() {
+		this.connecting.shutdownNow();
+	}
+
+}
