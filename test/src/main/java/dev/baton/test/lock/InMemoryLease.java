@@ -88,9 +88,10 @@ final class InMemoryLease implements LockLease {
 		}
 		long issued = issuedToken();
 		if (issued == 0) {
-			throw new IllegalStateException("Lock '" + name() + "' has no fencing token: this lease was "
-					+ ((this.state.get() == State.HELD) ? "lost" : this.state.get().name().toLowerCase(Locale.ROOT).replace('_', ' '))
-					+ " before one was asked for");
+			State now = this.state.get();
+			String how = (now == State.HELD) ? "lost" : now.name().toLowerCase(Locale.ROOT).replace('_', ' ');
+			throw new IllegalStateException(
+					"Lock '" + name() + "' has no fencing token: this lease was " + how + " before one was asked for");
 		}
 		return issued;
 	}
