@@ -145,6 +145,7 @@ final class InMemoryLease implements LockLease {
 			throw new IllegalArgumentException(
 					"Lease time to extend lock '" + name() + "' by must be positive, was " + leaseTime);
 		}
+		LockRequest.checkLeaseTime(leaseTime, "Lease time to extend lock '" + name() + "' by");
 		requireHeld("cannot be extended");
 		if (!this.table.extend(this, leaseTime)) {
 			throw lostNow("was not extended");
