@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
+import dev.baton.lock.LeaseLostException;
+import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockManager;
 import dev.baton.lock.LockNotAcquiredException;
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -54,7 +57,10 @@ import static org.assertj.core.api.Assertions.fail;
  * run out and free the lock, lost leases reported as lost, a crashed instance's locks freed after
  * its lease, waits that end empty while the lock is held, released locks free at once,
  * {@code release(lockAtLeastFor)}, {@code forceUnlock()}, {@code isLocked()}, {@code withLock}
- * and blank names. Not covered: failures of the store, failover, and the timing of renewals.
+ * and blank names, and locks that cross instances: a lease handed over and restored on another
+ * instance with its fencing token, a token that restores once and never touches a new owner's
+ * lock, {@code extend} and {@code releaseAll()}. Not covered: failures of the store, failover,
+ * and the timing of renewals.
  *
  * <p>Lock names are unique per test, so tests need not empty the store. Managers that are
  * {@link AutoCloseable} are closed after each test.
@@ -510,6 +516,140 @@ public abstract class LockManagerContractTests {
 		try (LockLease lease = other.tryAcquire(name, Duration.ZERO).orElseThrow()) {
 			assertThat(lease.isValid()).isTrue();
 		}
+	}
+
+	@Test
+	void aLeaseHandedOverIsRestoredOnAnotherInstanceWithItsLockAndFencingToken() {
+		LockManager holder = instance();
+		LockManager restorer = instance();
+		LockManager other = instance();
+		String name = name("order");
+		LockLease lease = holder.tryAcquire(name, Duration.ZERO).orElseThrow();
+		long fencingToken = lease.fencingToken();
+
+		LeaseToken token = lease.handOver();
+
+		assertThat(lease.isValid()).isFalse();
+		lease.release();
+		assertThat(other.tryAcquire(name, Duration.ZERO)).as("a lease handed over releases nothing").isEmpty();
+		LockLease restored = restorer.restore(LeaseToken.parse(token.asString()));
+		assertThat(restored.isValid()).isTrue();
+		assertThat(restored.fencingToken()).isEqualTo(fencingToken);
+		assertThat(other.tryAcquire(name, Duration.ZERO)).isEmpty();
+		restored.release();
+		assertThat(restored.isValid()).isFalse();
+		try (LockLease next = other.tryAcquire(name, Duration.ZERO).orElseThrow()) {
+			assertThat(next.fencingToken()).isGreaterThan(fencingToken);
+		}
+	}
+
+	@Test
+	void aTokenRestoresOnce() {
+		LockManager holder = instance();
+		LockManager first = instance();
+		LockManager second = instance();
+		String name = name("parcel");
+		LeaseToken token = holder.tryAcquire(name, Duration.ZERO).orElseThrow().handOver();
+
+		LockLease restored = first.restore(token);
+		LockLease again = second.restore(token);
+
+		assertThat(restored.isValid()).isTrue();
+		assertThat(again.isValid()).isFalse();
+		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(again::fencingToken);
+		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> again.extend(Duration.ofMinutes(1)));
+		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(again::handOver);
+		again.release();
+		assertThat(holder.restore(token).isValid()).as("restored on the instance that handed it over").isFalse();
+		assertThat(restored.isValid()).isTrue();
+		assertThat(second.tryAcquire(name, Duration.ZERO)).isEmpty();
+		restored.release();
+		assertThat(second.tryAcquire(name, Duration.ZERO)).isPresent();
+	}
+
+	@Test
+	void aStaleTokenNeverTouchesTheLockOfANewOwner() throws Exception {
+		LockManager holder = instance();
+		LockManager next = instance();
+		LockManager other = instance();
+		String name = name("return");
+		LeaseToken token = holder.tryAcquire(name, Duration.ZERO, shortLeaseTime()).orElseThrow().handOver();
+		passTime(beyondShortLease());
+		LockLease newOwner = next.tryAcquire(name, Duration.ZERO, Duration.ofMinutes(1)).orElseThrow();
+
+		LockLease stale = holder.restore(token);
+
+		assertThat(stale.isValid()).isFalse();
+		stale.release();
+		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> stale.extend(Duration.ofMinutes(1)));
+		assertThat(newOwner.isValid()).as("the new owner keeps the lock").isTrue();
+		assertThat(other.tryAcquire(name, Duration.ZERO)).isEmpty();
+		newOwner.release();
+		assertThat(other.restore(token).isValid()).as("nor restores a lock freed since").isFalse();
+	}
+
+	@Test
+	void extendKeepsALeaseOfFixedTimePastItsLeaseAndNeverShortensIt() throws Exception {
+		LockManager holder = instance();
+		LockManager other = instance();
+		String name = name("audit");
+		LockLease lease = holder.tryAcquire(name, Duration.ZERO, shortLeaseTime()).orElseThrow();
+
+		lease.extend(shortLeaseTime().multipliedBy(4));
+		passTime(beyondShortLease());
+
+		assertThat(lease.isValid()).as("extended past its lease").isTrue();
+		assertThat(other.tryAcquire(name, Duration.ZERO)).isEmpty();
+		lease.extend(Duration.ofMillis(1));
+		passTime(beyondShortLease());
+		assertThat(lease.isValid()).as("not shortened").isTrue();
+		assertThat(other.tryAcquire(name, Duration.ZERO)).isEmpty();
+
+		passTime(shortLeaseTime().multipliedBy(2));
+
+		assertThat(lease.isValid()).as("run out once the extension ended").isFalse();
+		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> lease.extend(Duration.ofMinutes(1)));
+		try (LockLease taken = other.tryAcquire(name, Duration.ZERO).orElseThrow()) {
+			assertThat(taken.isValid()).isTrue();
+		}
+	}
+
+	@Test
+	void releaseAllFreesTheLocksOfThisInstanceOnly() throws Exception {
+		LockManager holder = instance();
+		LockManager others = instance();
+		LockManager third = instance();
+		String renewed = name("batch");
+		String fixed = name("sweep");
+		String threadOwned = name("rollup");
+		String handedOver = name("relay");
+		String othersLock = name("tally");
+		LockLease lease = holder.tryAcquire(renewed, Duration.ZERO).orElseThrow();
+		LockLease fixedLease = holder.tryAcquire(fixed, Duration.ZERO, Duration.ofMinutes(5)).orElseThrow();
+		RedisLock lock = holder.getLock(threadOwned);
+		assertThat(lock.tryLock(Duration.ZERO, null)).isTrue();
+		LeaseToken token = holder.tryAcquire(handedOver, Duration.ZERO).orElseThrow().handOver();
+		LockLease othersLease = others.tryAcquire(othersLock, Duration.ZERO).orElseThrow();
+
+		assertThat(holder.releaseAll()).isEqualTo(3);
+
+		assertThat(lease.isValid()).isFalse();
+		assertThat(fixedLease.isValid()).isFalse();
+		assertThat(lock.isHeldByCurrentThread()).isFalse();
+		for (String name : List.of(renewed, fixed, threadOwned)) {
+			try (LockLease taken = third.tryAcquire(name, Duration.ZERO).orElseThrow()) {
+				assertThat(taken.isValid()).as("%s free for others at once", name).isTrue();
+			}
+		}
+		lease.release();
+		assertThat(othersLease.isValid()).as("another instance's lock").isTrue();
+		assertThat(third.tryAcquire(othersLock, Duration.ZERO)).isEmpty();
+		assertThat(third.tryAcquire(handedOver, Duration.ZERO)).as("a lease handed over is not the instance's").isEmpty();
+		LockLease restored = third.restore(token);
+		assertThat(restored.isValid()).isTrue();
+		assertThat(holder.releaseAll()).isZero();
+		restored.release();
+		othersLease.release();
 	}
 
 	@Test

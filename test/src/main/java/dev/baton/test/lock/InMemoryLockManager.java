@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.baton.lock.HeldLock;
+import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockManager;
 import dev.baton.lock.LockManagerStatus;
@@ -27,7 +28,9 @@ import org.jspecify.annotations.Nullable;
  * exclusion, reentrant thread-owned {@link RedisLock}s, {@link LockLease}s that any thread
  * releases, fencing tokens that grow per name in the order the lock is held (issued when first
  * asked for, only while the lease holds the lock), leases that run out and are then reported
- * lost, {@code release(lockAtLeastFor)}, {@code forceUnlock()} and {@code holderOf}.
+ * lost, {@code release(lockAtLeastFor)}, {@code forceUnlock()}, {@code holderOf}, and locks that cross
+ * instances: {@link LockLease#handOver()}, {@link #restore(LeaseToken)},
+ * {@link LockLease#extend(Duration)} and {@link #releaseAll()}.
  *
  * <pre class="code">
  * AtomicReference&lt;Instant&gt; now = new AtomicReference&lt;&gt;(Instant.parse("2026-01-01T00:00:00Z"));
@@ -48,7 +51,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><strong>Instances.</strong> One manager is one instance of the application. Managers made
  * with {@link #anotherInstance} share their locks with this one, so that a test can play several
- * instances; each counts its own reentrant holds, as separate JVMs do.
+ * instances; each counts its own reentrant holds, as separate JVMs do. A lease handed over on one
+ * is restored on any of them, from the token or its {@linkplain LeaseToken#asString() string}.
  *
  * <p><strong>Status.</strong> As a {@link LockManagerStatus} it lists the locks its leases hold
  * (a renewed one valid for the lease time), answers {@link #ping()} at once, never reports a
@@ -58,10 +62,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><strong>Not simulated:</strong> other processes (the locks live in this JVM only), Redis
  * failures, timeouts and failover (no call ever fails, and no lease is lost but by running out,
- * {@code forceUnlock()} or {@code close()}), the timing of lease renewal (renewed leases simply
- * do not run out), fair waiting and hand-off between waiting threads (waiters race for a freed
- * lock), lock-lost events and metrics, and the name length and key rules of Redis keys (names
- * are only checked to be non-blank and free of control characters).
+ * {@code forceUnlock()}, {@code releaseAll()} or {@code close()}), the timing of lease renewal
+ * (renewed leases simply do not run out), fair waiting and hand-off between waiting threads
+ * (waiters race for a freed lock), lock-lost events and metrics (a lease lost to
+ * {@code releaseAll()} is only no longer valid), and the name length and key rules of Redis keys
+ * (names are only checked to be non-blank and free of control characters).
  */
 public final class InMemoryLockManager implements LockManager, LockManagerStatus, AutoCloseable {
 
@@ -203,6 +208,29 @@ public final class InMemoryLockManager implements LockManager, LockManagerStatus
 		}
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>The restored lease keeps the lock's expiry on the clock; one without a lease time is then
+	 * renewed while this manager is open.
+	 * @throws IllegalStateException if this manager is closed
+	 */
+	@Override
+	public LockLease restore(LeaseToken token) {
+		requireNonNull(token, "Lease token");
+		checkName(token.name());
+		return this.table.restore(this, token);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>Lock-lost events are not simulated: each lease's holder learns it from
+	 * {@code isValid()}, a thread-owned lock's from {@code isHeldByCurrentThread()}.
+	 */
+	@Override
+	public int releaseAll() {
+		return this.table.releaseAll(this);
+	}
+
 	@Override
 	public Optional<String> holderOf(String name) {
 		checkName(name);
@@ -253,6 +281,11 @@ public final class InMemoryLockManager implements LockManager, LockManagerStatus
 		if (this.closed.compareAndSet(false, true)) {
 			this.table.stopRenewing(this, this.leaseTime);
 		}
+	}
+
+	/** How long its renewed locks stay held once renewals stop. */
+	Duration leaseTime() {
+		return this.leaseTime;
 	}
 
 	LockTable table() {

@@ -12,6 +12,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.baton.lock.HeldLock;
+import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockRequest;
 import org.jspecify.annotations.Nullable;
 
@@ -73,8 +74,8 @@ final class LockTable {
 				if (entry(request.name()) == null) {
 					Instant now = now();
 					InMemoryLease lease = new InMemoryLease(this, manager, request, now);
-					Instant expiresAt = (request.leaseTime() != null) ? now.plus(request.leaseTime()) : null;
-					this.entries.put(request.name(), new Entry(lease, expiresAt));
+					Instant expiresAt = (request.leaseTime() != null) ? now.plus(request.leaseTime()) : now;
+					this.entries.put(request.name(), new Entry(lease, expiresAt, request.leaseTime() == null, null));
 					return lease;
 				}
 				long left = deadline - System.nanoTime();
@@ -113,19 +114,19 @@ final class LockTable {
 	/** The live entry of the name, or {@code null}: an entry whose time ran out is dropped. */
 	private @Nullable Entry entry(String name) {
 		Entry entry = this.entries.get(name);
-		if (entry != null && entry.expiresAt != null && !now().isBefore(entry.expiresAt)) {
+		if (entry != null && !entry.renewed && !now().isBefore(entry.expiresAt)) {
 			this.entries.remove(name);
 			return null;
 		}
 		return entry;
 	}
 
-	/** Whether the lease is the lock's owner now. */
+	/** Whether the lease is the lock's owner now, and has not handed it over. */
 	boolean holds(InMemoryLease lease) {
 		this.monitor.lock();
 		try {
 			Entry entry = entry(lease.name());
-			return entry != null && entry.owner == lease;
+			return entry != null && entry.owner == lease && entry.handedTo == null;
 		}
 		finally {
 			this.monitor.unlock();
@@ -162,7 +163,7 @@ final class LockTable {
 				return false;
 			}
 			if (keepUntil != null && now().isBefore(keepUntil)) {
-				this.entries.put(lease.name(), new Entry(lease, keepUntil));
+				this.entries.put(lease.name(), new Entry(lease, keepUntil, false, null));
 			}
 			else {
 				this.entries.remove(lease.name());
@@ -179,9 +180,9 @@ final class LockTable {
 	void stopRenewing(InMemoryLockManager manager, Duration leaseTime) {
 		this.monitor.lock();
 		try {
-			Instant expiresAt = now().plus(leaseTime);
-			this.entries.replaceAll((name, entry) -> (entry.owner.manager() == manager && entry.expiresAt == null)
-					? new Entry(entry.owner, expiresAt) : entry);
+			Instant now = now();
+			this.entries.replaceAll((name, entry) -> (entry.owner.manager() == manager && entry.renewed)
+					? entry.unrenewed(now, leaseTime) : entry);
 		}
 		finally {
 			this.monitor.unlock();
@@ -200,11 +201,99 @@ final class LockTable {
 			List<HeldLock> held = new ArrayList<>();
 			for (String name : List.copyOf(this.entries.keySet())) {
 				Entry entry = entry(name);
-				if (entry != null && entry.owner.manager() == manager && !entry.owner.isReleased()) {
-					held.add(entry.owner.describe(now, entry.expiresAt, leaseTime));
+				if (entry != null && entry.isHeldBy(manager)) {
+					held.add(entry.owner.describe(now, entry.expiresAt, entry.renewed, leaseTime));
 				}
 			}
 			return held;
+		}
+		finally {
+			this.monitor.unlock();
+		}
+	}
+
+	/**
+	 * Makes the lease's lock last at least {@code leaseTime} from now, never shorter.
+	 * @return whether the lease holds its lock
+	 */
+	boolean extend(InMemoryLease lease, Duration leaseTime) {
+		this.monitor.lock();
+		try {
+			if (!holds(lease)) {
+				return false;
+			}
+			Entry entry = this.entries.get(lease.name());
+			this.entries.put(lease.name(), entry.extendedTo(now().plus(leaseTime)));
+			return true;
+		}
+		finally {
+			this.monitor.unlock();
+		}
+	}
+
+	/**
+	 * Leaves the lease's lock to a token: a new owner with a fresh secret, and no more renewals,
+	 * so that it runs out one lease time of the manager from now unless it was extended further.
+	 * @return the new owner, or {@code null} if the lease no longer holds its lock
+	 */
+	@Nullable String handOver(InMemoryLease lease) {
+		this.monitor.lock();
+		try {
+			if (!holds(lease) || !lease.handingOver()) {
+				return null;
+			}
+			String owner = LeaseToken.newOwner(lease.manager().instanceName());
+			Entry entry = this.entries.get(lease.name());
+			this.entries.put(lease.name(),
+					entry.unrenewed(now(), lease.manager().leaseTime()).handedTo(owner));
+			return owner;
+		}
+		finally {
+			this.monitor.unlock();
+		}
+	}
+
+	/**
+	 * Gives the lock handed over to the token a lease of the manager, in one step, so that the
+	 * token restores once: it keeps the token's fencing token and the lock's expiry, and is renewed
+	 * while the manager is open if the token has no lease time.
+	 * @return the lease, invalid if the lock ran out, was released or has another owner
+	 */
+	InMemoryLease restore(InMemoryLockManager manager, LeaseToken token) {
+		this.monitor.lock();
+		try {
+			manager.requireOpen(token.name());
+			Entry entry = entry(token.name());
+			boolean handedToToken = entry != null && token.owner().equals(entry.handedTo);
+			InMemoryLease lease = InMemoryLease.restored(this, manager, token, now(), handedToToken);
+			if (handedToToken) {
+				this.entries.put(token.name(), new Entry(lease, entry.expiresAt, token.leaseTime() == null, null));
+			}
+			return lease;
+		}
+		finally {
+			this.monitor.unlock();
+		}
+	}
+
+	/**
+	 * Frees every lock that a lease of the manager holds, marking those leases lost; not those
+	 * released to be kept a while, nor those handed over.
+	 * @return how many were freed
+	 */
+	int releaseAll(InMemoryLockManager manager) {
+		this.monitor.lock();
+		try {
+			int released = 0;
+			for (String name : List.copyOf(this.entries.keySet())) {
+				Entry entry = entry(name);
+				if (entry != null && entry.isHeldBy(manager) && entry.owner.markLost()) {
+					this.entries.remove(name);
+					released++;
+				}
+			}
+			this.released.signalAll();
+			return released;
 		}
 		finally {
 			this.monitor.unlock();
@@ -247,10 +336,31 @@ final class LockTable {
 
 	/**
 	 * The owner of a taken lock.
-	 * @param owner the lease that took it
-	 * @param expiresAt when the lock frees itself, or {@code null} while it is renewed
+	 * @param owner the lease that took it, or that handed it over
+	 * @param expiresAt when the lock frees itself unless renewed; while renewed, the time it is
+	 * held until at least once renewals stop (an extension)
+	 * @param renewed whether it is renewed, and so never runs out
+	 * @param handedTo the owner id of the token it was handed over to, or {@code null}
 	 */
-	private record Entry(InMemoryLease owner, @Nullable Instant expiresAt) {
+	private record Entry(InMemoryLease owner, Instant expiresAt, boolean renewed, @Nullable String handedTo) {
+
+		boolean isHeldBy(InMemoryLockManager manager) {
+			return this.owner.manager() == manager && this.handedTo == null && this.owner.isHeld();
+		}
+
+		Entry extendedTo(Instant until) {
+			return until.isAfter(this.expiresAt) ? new Entry(this.owner, until, this.renewed, this.handedTo) : this;
+		}
+
+		/** No more renewals from {@code now}: it runs out a lease time later, or when extended to. */
+		Entry unrenewed(Instant now, Duration leaseTime) {
+			return this.renewed ? new Entry(this.owner, this.expiresAt, false, this.handedTo)
+				.extendedTo(now.plus(leaseTime)) : this;
+		}
+
+		Entry handedTo(String owner) {
+			return new Entry(this.owner, this.expiresAt, this.renewed, owner);
+		}
 
 	}
 

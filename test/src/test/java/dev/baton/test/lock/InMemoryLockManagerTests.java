@@ -8,6 +8,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.baton.lock.HeldLock;
+import dev.baton.lock.LeaseLostException;
+import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockNotAcquiredException;
 import dev.baton.lock.LockRequest;
@@ -15,6 +17,7 @@ import dev.baton.lock.RedisLock;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -88,6 +91,39 @@ class InMemoryLockManagerTests {
 		assertThat(renewed.isValid()).isFalse();
 		assertThat(this.locks.tryAcquire("renewed", Duration.ZERO)).isPresent();
 		assertThat(again.isValid()).isTrue();
+	}
+
+	@Test
+	void aRenewedLeaseHandedOverRunsOutOnTheClockUnlessExtendedOrRestored() {
+		InMemoryLockManager worker = this.locks.anotherInstance(Duration.ofSeconds(10));
+		LeaseToken unextended = this.locks.tryAcquire("plain", Duration.ZERO).orElseThrow().handOver();
+		LockLease extended = this.locks.tryAcquire("extended", Duration.ZERO).orElseThrow();
+		extended.extend(Duration.ofMinutes(5));
+		LeaseToken token = extended.handOver();
+		assertThat(token.leaseTime()).as("renewed wherever it is restored").isNull();
+		assertThat(this.locks.holderOf("extended")).contains(this.locks.instanceName());
+
+		advance(InMemoryLockManager.DEFAULT_LEASE_TIME);
+
+		assertThat(worker.restore(unextended).isValid()).as("ran out a lease time after the hand-over").isFalse();
+		LockLease restored = worker.restore(token);
+		assertThat(restored.isValid()).isTrue();
+		assertThat(worker.holderOf("extended")).contains(worker.instanceName());
+		advance(Duration.ofHours(1));
+		assertThat(restored.isValid()).as("renewed by the instance that restored it").isTrue();
+		worker.close();
+		advance(Duration.ofSeconds(10));
+		assertThat(restored.isValid()).isFalse();
+	}
+
+	@Test
+	void aLeaseLostBeforeItsFencingTokenWasIssuedIsNotHandedOver() {
+		LockLease lease = this.locks.tryAcquire("report", Duration.ZERO, Duration.ofSeconds(1)).orElseThrow();
+		advance(Duration.ofSeconds(1));
+
+		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(lease::handOver);
+		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(lease::handOver)
+			.withMessageContaining("this lease was released, lost or handed over");
 	}
 
 	@Test
