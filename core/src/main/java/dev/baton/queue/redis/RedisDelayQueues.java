@@ -206,11 +206,13 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	 * Follows the primary switches that a watch reports (Redis Sentinel): queue calls wait while
 	 * the sentinels promote a replica, within the command timeout, so that no claim or
 	 * acknowledgement lands on the old primary after the promotion, where it would be lost and
-	 * the tasks run again.
+	 * the tasks run again; after the switch the wake-up subscription moves to the new primary and
+	 * every consumer claims at once.
 	 * @param watch the watch of the connection factory these queues use
 	 */
 	public void followPrimarySwitches(PrimarySwitchWatch watch) {
 		this.timedScripts.followPrimary(watch.hold());
+		watch.onSwitch(this.wakeChannels::resubscribe);
 	}
 
 	/**

@@ -107,6 +107,19 @@ final class WakeChannels implements AutoCloseable {
 		return container;
 	}
 
+	/**
+	 * Subscribes again on a new connection: after a switch of the primary the old subscription
+	 * listens to the old primary, which does not hear the new primary's wake-ups until it is
+	 * demoted. Every listener is then signalled as subscribed, so that it claims at once.
+	 */
+	synchronized void resubscribe() {
+		RedisMessageListenerContainer container = this.container;
+		if (container != null && !this.closed) {
+			container.stop();
+			container.start();
+		}
+	}
+
 	@Override
 	public synchronized void close() {
 		this.closed = true;
