@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
+import dev.baton.benchmarks.lock.HandOverBenchmarks;
 import dev.baton.benchmarks.lock.LockBenchmarks;
 import dev.baton.benchmarks.lock.LockChild;
 import dev.baton.benchmarks.lock.LockImplementations;
@@ -51,6 +52,12 @@ public final class Benchmarks {
 			System.out.println(FailoverBenchmarks.run(faults).toMarkdown());
 			System.exit(0);
 		}
+		if (arguments.length > 0 && arguments[0].equals("handover")) {
+			try (RedisServer server = RedisServers.startLocal()) {
+				System.out.println(HandOverBenchmarks.run(server.host(), server.port()).toMarkdown());
+			}
+			System.exit(0);
+		}
 		if (arguments.length > 0 && arguments[0].equals("cluster")) {
 			// Runs its own cluster: only the queue options apply
 			BenchmarkSettings settings = BenchmarkSettings.parse(Arrays.copyOfRange(arguments, 1, arguments.length));
@@ -58,7 +65,7 @@ public final class Benchmarks {
 			System.exit(0);
 		}
 		if (arguments.length == 0 || !List.of("locks", "queue", "all").contains(arguments[0])) {
-			System.err.println("Usage: java -jar baton-benchmarks.jar locks|queue|all|failover [sentinel|cluster|review]|cluster [--runs=3] [--warmup=2s] "
+			System.err.println("Usage: java -jar baton-benchmarks.jar locks|queue|all|handover|failover [sentinel|cluster|review]|cluster [--runs=3] [--warmup=2s] "
 					+ "[--duration=3s] [--only=redisson,baton,...] [--tasks=100000] [--redis=redis://host:port] ...");
 			System.exit(2);
 		}
