@@ -18,6 +18,8 @@ final class FaultInjector {
 
 	private final FaultSchedule schedule;
 
+	private final List<HarnessInstance> instances;
+
 	private final List<RedisProxy> proxies;
 
 	private final ServerFaults server;
@@ -31,18 +33,23 @@ final class FaultInjector {
 	private final AtomicInteger applied = new AtomicInteger();
 
 	/**
-	 * @param proxies the instances' proxies, by index; empty when the instances reach Redis directly
+	 * @param instances the instances, by index; their proxies take the link faults, where they
+	 * have them (not when they reach Redis directly)
 	 * @param server what applies the faults of the server track
 	 */
-	FaultInjector(FaultSchedule schedule, List<RedisProxy> proxies, ServerFaults server, Timeline timeline) {
+	FaultInjector(FaultSchedule schedule, List<HarnessInstance> instances, ServerFaults server, Timeline timeline) {
 		this.schedule = schedule;
-		this.proxies = proxies;
+		this.instances = instances;
+		this.proxies = instances.stream()
+			.filter((instance) -> instance.proxy != null)
+			.map((instance) -> instance.proxy)
+			.toList();
 		this.server = server;
 		this.timeline = timeline;
 	}
 
 	void start() {
-		for (int track = -1; track < this.proxies.size(); track++) {
+		for (int track = -1; track < this.instances.size(); track++) {
 			List<Fault> faults = this.schedule.track(track);
 			Thread thread = new Thread(() -> faults.forEach(this::inject), "harness-faults-" + track);
 			thread.setDaemon(true);
@@ -93,6 +100,7 @@ final class FaultInjector {
 			case BLACK_HOLE -> during(fault, proxy(fault)::blackHole);
 			case LATENCY -> during(fault, () -> proxy(fault).latency(Duration.ofMillis(fault.latencyMillis())));
 			case RESET_AFTER_FORWARD -> proxy(fault).dropNextReplyAndReset();
+			case CONSUMER_RESTART -> restartConsumer(fault);
 			default -> this.server.apply(fault, this::sleepUntil);
 		}
 	}
@@ -103,6 +111,15 @@ final class FaultInjector {
 		sleepUntil(fault.endMillis());
 		proxy.heal();
 		this.timeline.record(Timeline.FAULT, "end " + fault.kind() + " " + fault.target());
+	}
+
+	private void restartConsumer(Fault fault) {
+		HarnessInstance instance = this.instances.get(fault.instance());
+		instance.stopConsuming();
+		this.timeline.record(Timeline.FAULT, "consumer of " + fault.target() + " stopped");
+		sleepUntil(fault.endMillis());
+		instance.startConsuming();
+		this.timeline.record(Timeline.FAULT, "end " + fault.kind() + " " + fault.target() + ": consumer started");
 	}
 
 	private RedisProxy proxy(Fault fault) {

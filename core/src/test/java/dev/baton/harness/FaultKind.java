@@ -3,7 +3,8 @@ package dev.baton.harness;
 /**
  * The faults the harness injects. Proxy faults hit one instance's link to Redis (so partial
  * partitions happen); server faults hit Redis itself, and so every instance. The last two are
- * faults of a Sentinel set, the others of a standalone server.
+ * faults of a Sentinel set, the others of a standalone server. A consumer restart hits one
+ * instance's application, not its link.
  */
 enum FaultKind {
 
@@ -27,6 +28,13 @@ enum FaultKind {
 
 	/** {@code kill -9} of Redis (no persistence: it comes back empty), restarted after the duration. */
 	REDIS_KILL(false),
+
+	/**
+	 * A rolling deploy of the instance's task consumer: stopped gracefully (running handlers finish
+	 * within the shutdown timeout, or their tasks are handed back) and started again after the
+	 * duration.
+	 */
+	CONSUMER_RESTART(true),
 
 	/** {@code SENTINEL FAILOVER}: the sentinels promote the replica and demote the primary. */
 	FAILOVER(false),

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Predicate;
 
 /**
  * A deterministic timeline of faults drawn from a seed: one track per instance proxy, where
@@ -49,8 +50,40 @@ final class FaultSchedule {
 			faults.add(fault);
 			at = fault.endMillis() + 1500 + random.nextInt(4000);
 		}
+		addConsumerRestarts(seed, instances, end, faults);
 		faults.sort(Comparator.comparingLong(Fault::atMillis).thenComparingInt(Fault::instance));
 		return new FaultSchedule(seed, faults);
+	}
+
+	/**
+	 * About one instance in two restarts its consumer once, at a random time. From a random stream
+	 * of their own, so that a seed keeps the other faults it had before restarts were added.
+	 */
+	private static void addConsumerRestarts(long seed, int instances, long end, List<Fault> faults) {
+		Random random = new Random(~seed);
+		for (int instance = 0; instance < instances; instance++) {
+			if (random.nextBoolean() && end > QUIET_START_MILLIS + 1000) {
+				long at = QUIET_START_MILLIS + random.nextInt((int) (end - QUIET_START_MILLIS - 1000));
+				long duration = 100 + random.nextInt(1900);
+				// In a gap between the instance's link faults: one track applies them one after another.
+				for (Fault other : faults.stream().filter(byInstance(instance)).sorted(byStart()).toList()) {
+					if (at < other.endMillis() + 100 && other.atMillis() < at + duration + 100) {
+						at = other.endMillis() + 100;
+					}
+				}
+				if (at + duration < end) {
+					faults.add(new Fault(at, FaultKind.CONSUMER_RESTART, instance, duration, 0));
+				}
+			}
+		}
+	}
+
+	private static Predicate<Fault> byInstance(int instance) {
+		return (fault) -> fault.instance() == instance;
+	}
+
+	private static Comparator<Fault> byStart() {
+		return Comparator.comparingLong(Fault::atMillis);
 	}
 
 	/**

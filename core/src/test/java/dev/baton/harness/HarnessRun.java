@@ -8,7 +8,6 @@ import java.util.function.Function;
 import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.redis.RedisDelayQueues;
-import dev.baton.test.RedisProxy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
@@ -89,11 +88,7 @@ final class HarnessRun {
 	private HarnessReport run(FaultSchedule schedule, HarnessTopology topology, StringRedisTemplate redis,
 			List<HarnessInstance> instances, DelayQueue<HarnessTask> checkerQueue) throws InterruptedException {
 		List<RedisLockManager> managers = instances.stream().map((instance) -> instance.locks).toList();
-		List<RedisProxy> proxies = instances.stream()
-			.filter((instance) -> instance.proxy != null)
-			.map((instance) -> instance.proxy)
-			.toList();
-		FaultInjector faults = new FaultInjector(schedule, proxies, topology.serverFaults(), this.timeline);
+		FaultInjector faults = new FaultInjector(schedule, instances, topology.serverFaults(), this.timeline);
 		LockWorkload locks = new LockWorkload(this.timeline, this.violations, this.stalls,
 				HarnessInstance.COMMAND_TIMEOUT, SLACK);
 		LockWorkload annotated = new LockWorkload(this.timeline, this.violations, this.stalls,
