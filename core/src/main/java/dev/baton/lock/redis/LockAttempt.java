@@ -78,7 +78,7 @@ final class LockAttempt implements LockWaiters.Attempt {
 		long waitingMillis = (this.waitNanos > 0) ? LockWaiters.MAX_WAIT_STEP_MILLIS * 2 : 0;
 		long sentAt = System.nanoTime();
 		long result = acquiring(() -> this.commands.acquire(this.keys, this.owner, leaseMillis,
-				RedisLockManager.fenceMillis(leaseMillis), waitingMillis));
+				LockAcquisitions.fenceMillis(leaseMillis), waitingMillis));
 		if (result <= 0) {
 			this.retryInMillis = -result;
 			return null;
@@ -109,7 +109,7 @@ final class LockAttempt implements LockWaiters.Attempt {
 		long token;
 		try {
 			token = this.commands.handOff(this.keys, holder.owner(), this.owner, leaseMillis,
-					RedisLockManager.fenceMillis(leaseMillis));
+					LockAcquisitions.fenceMillis(leaseMillis));
 		}
 		catch (LockUnavailableException ex) {
 			// Either owner may hold the lock now: neither may keep it for a lease.
