@@ -31,10 +31,8 @@ import org.springframework.data.redis.listener.ChannelTopic;
  * else in one script that changes the owner: the lock is never free in between, so no other
  * thread or instance can take it, and the waiter needs no round trip of its own. While a
  * thread of this JVM holds the lock, nobody in line asks Redis. So that waiters on other
- * instances are not starved, after {@value HandOffFairness#MAX_TURNS_IN_A_ROW} turns in a row
- * within this JVM the lock is released through Redis; if other instances' waiters wait for it
- * (the waiting marker names their instances), this JVM's waiters stand back until one of those
- * has had it, or for at most {@value HandOffFairness#YIELD_MILLIS} ms ({@link HandOffFairness}).
+ * instances are not starved, the lock goes through Redis now and then, open to every instance
+ * ({@link HandOffFairness}).
  */
 final class LockWaiters implements AutoCloseable {
 
