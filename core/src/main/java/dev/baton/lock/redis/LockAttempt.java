@@ -6,7 +6,7 @@ import java.util.function.Supplier;
 
 import dev.baton.lock.LockRequest;
 import dev.baton.lock.LockUnavailableException;
-import dev.baton.lock.redis.LockWaiters.HandOff;
+import dev.baton.lock.redis.WaitingLine.HandOff;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * One acquisition of a lock, attempt after attempt, remembering when to try again: the first in
  * one plain command, the waiters' through the acquire script, and a hand-off from a holder.
  */
-final class LockAttempt implements LockWaiters.Attempt {
+final class LockAttempt implements WaitingLine.Waiter<RedisLockLease> {
 
 	/** Logged as the lock manager, where operators look for it. */
 	private static final Log logger = LogFactory.getLog(RedisLockManager.class);
@@ -75,10 +75,10 @@ final class LockAttempt implements LockWaiters.Attempt {
 	@Override
 	public @Nullable RedisLockLease attempt() {
 		long leaseMillis = leaseMillis();
-		long waitingMillis = (this.waitNanos > 0) ? LockWaiters.MAX_WAIT_STEP_MILLIS * 2 : 0;
+		long waitingMillis = (this.waitNanos > 0) ? WaitingLine.MAX_WAIT_STEP_MILLIS * 2 : 0;
 		long sentAt = System.nanoTime();
 		long result = acquiring(() -> this.commands.acquire(this.keys, this.owner, leaseMillis,
-				RedisLockManager.fenceMillis(leaseMillis), waitingMillis));
+				LockAcquisitions.fenceMillis(leaseMillis), waitingMillis));
 		if (result <= 0) {
 			this.retryInMillis = -result;
 			return null;
@@ -99,7 +99,7 @@ final class LockAttempt implements LockWaiters.Attempt {
 	}
 
 	@Override
-	public HandOff takeOver(RedisLockLease holder) {
+	public HandOff<RedisLockLease> takeOver(RedisLockLease holder) {
 		RedisLockLease passed = holder.passTo(this.request);
 		if (passed != null) {
 			return HandOff.to(tracked(passed));
@@ -109,7 +109,7 @@ final class LockAttempt implements LockWaiters.Attempt {
 		long token;
 		try {
 			token = this.commands.handOff(this.keys, holder.owner(), this.owner, leaseMillis,
-					RedisLockManager.fenceMillis(leaseMillis));
+					LockAcquisitions.fenceMillis(leaseMillis));
 		}
 		catch (LockUnavailableException ex) {
 			// Either owner may hold the lock now: neither may keep it for a lease.
@@ -119,9 +119,9 @@ final class LockAttempt implements LockWaiters.Attempt {
 		}
 		if (token == LockCommands.UNREPLICATED) {
 			undoUnreplicatedHandOff();
-			return HandOff.REFUSED;
+			return HandOff.refused();
 		}
-		return (token > 0) ? HandOff.to(granted(token, sentAt, leaseMillis)) : HandOff.LOST;
+		return (token > 0) ? HandOff.to(granted(token, sentAt, leaseMillis)) : HandOff.lost();
 	}
 
 	/**

@@ -55,7 +55,7 @@ final class LockCommands {
 	 * Fencing tokens that each acquisition and hand-off in Redis reserves: its own, and one for each
 	 * turn within this JVM that may follow it without a script (see {@link RedisLockLease#passTo}).
 	 */
-	static final int RESERVED_TOKENS = LockWaiters.MAX_TURNS_IN_A_ROW;
+	static final int RESERVED_TOKENS = HandOffFairness.MAX_TURNS_IN_A_ROW;
 
 	private static final Log logger = LogFactory.getLog(LockCommands.class);
 

@@ -29,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  * <p>A lease that took a free lock at once has no fencing token until one is asked for, and is
  * not passed on without one.
  */
-final class RedisLockLease implements LockLease {
+final class RedisLockLease implements LockLease, WaitingLine.Lease {
 
 	enum State {
 
@@ -224,8 +224,8 @@ final class RedisLockLease implements LockLease {
 				Duration.ofNanos(Math.max(this.validUntil - now, 0)), isRenewed());
 	}
 
-	/** How much longer this lease is valid: until released or lost if the watchdog renews it. */
-	long validForMillis() {
+	@Override
+	public long validForMillis() {
 		return isRenewed() ? Long.MAX_VALUE
 				: Math.max(TimeUnit.NANOSECONDS.toMillis(this.validUntil - System.nanoTime()), 0);
 	}

@@ -7,16 +7,12 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 
-import dev.baton.internal.Durations;
 import dev.baton.internal.Names;
 import dev.baton.internal.ObservationSettings;
 import dev.baton.internal.PrimarySwitchWatch;
 import dev.baton.lock.HeldLock;
-import dev.baton.lock.LeaseLostException;
 import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockLostEvent;
@@ -26,15 +22,11 @@ import dev.baton.lock.LockNotAcquiredException;
 import dev.baton.lock.LockRequest;
 import dev.baton.lock.LockUnavailableException;
 import dev.baton.lock.RedisLock;
-import dev.baton.lock.redis.LockCommands.Released;
 import dev.baton.lock.spi.LockBackend;
 import dev.baton.lock.spi.ThreadOwnedLock;
-import dev.baton.observation.BatonObservation;
 import dev.baton.observation.DefaultLockAcquisitionObservationConvention;
-import dev.baton.observation.LockAcquisitionContext;
 import dev.baton.observation.LockAcquisitionObservationConvention;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -65,45 +57,20 @@ import org.springframework.util.Assert;
  *
  * <p>Create one per application with {@link #builder(RedisConnectionFactory)} and {@link #close()}
  * it on shutdown, once the code that holds its locks has returned ({@link #allReleased()}).
+ *
+ * <p>The manager checks names, refuses work once closed and leaves the rest to what it is made
+ * of: {@link LockAcquisitions}, {@link LeaseReleases}, {@link LeaseTransfers}, all keeping their
+ * books in one {@link LeaseBookkeeping}, and the {@link LockWatchdog}.
  */
 public final class RedisLockManager implements LockManager, LockManagerStatus, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedisLockManager.class);
 
-	/**
-	 * How long the last fencing token of a name outlives its lock. Tokens stay strictly
-	 * increasing across that gap even if the Redis server's clock steps back.
-	 */
-	static final Duration FENCE_MEMORY = Duration.ofMinutes(10);
-
 	private final LockCommands commands;
 
 	private final String keyPrefix;
 
-	private final Duration leaseTime;
-
 	private final int maxNameLength;
-
-	private final LockMetrics metrics;
-
-	private final MetricGroups metricGroups;
-
-	private final ObservationSettings<LockAcquisitionObservationConvention> observations;
-
-	/**
-	 * Start of this manager's owner ids: its instance name, so that waiters can say who holds a
-	 * lock, and a random part, so that no other instance can pass for an owner.
-	 */
-	private final String ownerPrefix;
-
-	/** The instance name at the start of owner ids, also of leases handed over. */
-	private final String instanceName;
-
-	private final AtomicLong acquisitions = new AtomicLong();
-
-	private final HeldLeases held = new HeldLeases();
-
-	private final LossReports lossReports;
 
 	private final ThreadOwnedLock.Holds<RedisLockLease> threadHolds = new ThreadOwnedLock.Holds<>();
 
@@ -135,33 +102,42 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 
 	private final LockWaiters waiters;
 
-	private final LockWatchdog watchdog;
+	private final LeaseBookkeeping leases;
 
-	private final ReleaseRetries releaseRetries;
+	private final LockAcquisitions acquisitions;
+
+	private final LeaseReleases releases;
+
+	private final LeaseTransfers transfers;
+
+	private final LockWatchdog watchdog;
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
 	private RedisLockManager(Builder builder) {
-		this.metrics = (builder.meterRegistry != null) ? MicrometerLockMetrics.of(builder.meterRegistry)
+		LockMetrics metrics = (builder.meterRegistry != null) ? MicrometerLockMetrics.of(builder.meterRegistry)
 				: LockMetrics.NONE;
 		this.commands = new LockCommands(builder.connectionFactory, builder.commandTimeout, builder.replicas,
-				builder.replicaTimeout, this.metrics);
+				builder.replicaTimeout, metrics);
 		this.keyPrefix = builder.keyPrefix;
-		this.instanceName = (builder.instanceName != null) ? builder.instanceName : InstanceNames.local();
-		this.ownerPrefix = InstanceNames.ownerPrefix(this.instanceName);
-		this.leaseTime = builder.leaseTime;
+		String instanceName = (builder.instanceName != null) ? builder.instanceName : InstanceNames.local();
+		String ownerPrefix = InstanceNames.ownerPrefix(instanceName);
 		this.maxNameLength = builder.maxNameLength;
-		this.metricGroups = new MetricGroups(builder.maxMetricGroups);
-		this.observations = new ObservationSettings<>(
+		MetricGroups metricGroups = new MetricGroups(builder.maxMetricGroups);
+		ObservationSettings<LockAcquisitionObservationConvention> observations = new ObservationSettings<>(
 				ObservationSettings.registry(builder.observationRegistry, builder.meterRegistry),
 				builder.acquisitionConvention);
-		this.lossReports = new LossReports(builder.lockLostListener, this.metrics, this.metricGroups);
-		this.metrics.activeLocks(this.held::size);
-		this.waiters = new LockWaiters(builder.connectionFactory, this.commands, this.ownerPrefix, this.keyPrefix);
-		this.releaseRetries = new ReleaseRetries();
-		this.watchdog = new LockWatchdog(this.commands, this.leaseTime, this.held::leases, this::lost, this::forget);
+		this.waiters = new LockWaiters(builder.connectionFactory, this.commands, ownerPrefix, this.keyPrefix);
+		this.leases = new LeaseBookkeeping(this.commands, this.waiters, metrics, metricGroups, builder.lockLostListener);
+		this.acquisitions = new LockAcquisitions(this, this.commands, this.waiters, this.leases, metrics, metricGroups,
+				observations, this.keyPrefix, builder.leaseTime, ownerPrefix);
+		this.releases = new LeaseReleases(this.leases, this.commands, this.waiters, metrics, metricGroups,
+				this.closed::get);
+		this.transfers = new LeaseTransfers(this, this.leases, this.commands, this.keyPrefix, builder.leaseTime,
+				instanceName);
+		this.watchdog = new LockWatchdog(this.commands, builder.leaseTime, this.leases.held()::leases,
+				this.leases::lost, this.leases::forget);
 	}
-
 
 	/**
 	 * Start building a lock manager on the given connection.
@@ -204,19 +180,18 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 	 */
 	@Nullable RedisLockLease acquire(LockRequest request, boolean interruptible) throws InterruptedException {
 		checkName(request.name());
-		this.held.acquiring();
+		HeldLeases held = this.leases.held();
+		held.acquiring();
 		try {
 			requireOpen(request.name());
-			RedisLockLease lease = acquireObserved(request, interruptible);
-			if (lease != null && this.closed.get()) {
-				// Closed meanwhile: nothing renews this lease, so it must not be held.
-				lease.release();
-				requireOpen(request.name());
+			RedisLockLease lease = this.acquisitions.acquire(request, interruptible);
+			if (lease != null) {
+				releaseIfClosed(lease);
 			}
 			return lease;
 		}
 		finally {
-			this.held.acquired();
+			held.acquired();
 		}
 	}
 
@@ -226,125 +201,35 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 		}
 	}
 
-	private @Nullable RedisLockLease acquireObserved(LockRequest request, boolean interruptible)
-			throws InterruptedException {
-		long start = System.nanoTime();
-		LockKeys keys = LockKeys.of(this.keyPrefix, request.name());
-		long waitNanos = Durations.toNanosSaturated(request.waitTime());
-		String tag = this.metricGroups.tag(request.group());
-		Observation observation = BatonObservation.LOCK_ACQUISITION
-			.observation(this.observations.convention(), DefaultLockAcquisitionObservationConvention.INSTANCE,
-					() -> new LockAcquisitionContext(request.name(), tag), this.observations.registry())
-			.start();
-		try {
-			LockAttempt attempt = new LockAttempt(this, this.commands, this.held, this.leaseTime, nextOwner(), request, keys,
-					waitNanos);
-			// A newcomer that may wait gets in line behind this JVM's waiters instead of barging.
-			boolean inLine = waitNanos > 0 && this.waiters.isAwaited(keys.channel());
-			RedisLockLease lease = inLine ? null : attempt.first();
-			if (lease == null && waitNanos > 0) {
-				lease = this.waiters.await(keys.channel(), waitNanos - (System.nanoTime() - start), interruptible,
-						attempt);
-			}
-			if (lease != null) {
-				this.metrics.acquired(tag);
-			}
-			if (observation.getContext() instanceof LockAcquisitionContext context) {
-				if (lease != null) {
-					long token = lease.issuedToken();
-					context.acquired((token != 0) ? token : null);
-				}
-				else {
-					context.timedOut();
-				}
-			}
-			return lease;
-		}
-		catch (Throwable ex) {
-			observation.error(ex);
-			throw ex;
-		}
-		finally {
-			observation.stop();
+	/** Releases and refuses a lease granted or restored while this manager closed. */
+	private void releaseIfClosed(RedisLockLease lease) {
+		if (this.closed.get()) {
+			// Closed meanwhile: nothing would renew or release this lease, so it must not be held.
+			lease.release();
+			requireOpen(lease.name());
 		}
 	}
 
-	/**
-	 * Releases a lease: hands its lock to a waiter of this JVM, or deletes it in Redis.
-	 * @return {@code false} if its lock had expired or been taken
-	 */
+	// What the leases this manager granted ask of it, which the parts concerned do.
+
 	boolean release(RedisLockLease lease) {
-		forget(lease);
-		Released released;
-		try {
-			released = this.closed.get() ? this.waiters.releaseInRedis(lease.keys(), lease.owner())
-					: this.waiters.release(lease);
-		}
-		catch (RuntimeException ex) {
-			reportIfRunOut(lease);
-			// Redis may or may not have deleted the lock: retry rather than leave it held for its lease
-			retryUnconfirmed(lease, "Release of lock", ex, this::deletedInRedis);
-			throw ex;
-		}
-		if (released == Released.TAKEN) {
-			reportLost(lease, "it was taken by another owner before it was released");
-			return false;
-		}
-		if (released == Released.GONE) {
-			if (lease.hasRunOut(System.nanoTime())) {
-				reportLost(lease, "its lease ran out before it was released");
-				return false;
-			}
-			// Not a loss for certain: most often this release ran twice, re-sent after a reconnect.
-			logger.debug("Lock '" + lease.name() + "' was already gone when released, within its lease: a release "
-					+ "re-sent after a reconnect, or Redis lost or deleted the key");
-		}
-		return true;
+		return this.releases.release(lease);
 	}
 
-	/**
-	 * Makes a lease's lock last at least {@code leaseTime} from now, owner checked.
-	 * @throws LeaseLostException if the lease no longer holds its lock, which is then reported
-	 */
+	void keep(RedisLockLease lease, Duration keep) {
+		this.releases.keep(lease, keep);
+	}
+
 	void extend(RedisLockLease lease, Duration leaseTime) {
-		Assert.isTrue(leaseTime != null && !leaseTime.isNegative() && !leaseTime.isZero(),
-				() -> "Lease time to extend lock '" + lease.name() + "' by must be positive, was " + leaseTime);
-		LockRequest.checkLeaseTime(leaseTime, "Lease time to extend lock '" + lease.name() + "' by");
-		requireHeld(lease, "extended");
-		long sentAt = System.nanoTime();
-		if (!this.commands.extend(lease.keys(), lease.owner(), leaseTime.toMillis())) {
-			lost(lease, "it was expired or taken when it was extended");
-			throw new LeaseLostException("Lock '" + lease.name() + "' was not extended: its lease was lost (it ran out, "
-					+ "or the lock was deleted or taken)");
-		}
-		lease.extended(sentAt, leaseTime.toNanos());
+		this.transfers.extend(lease, leaseTime);
 	}
 
-	/**
-	 * Gives a lease's lock a new owner id with an unguessable secret and returns it as a token;
-	 * the lease stops being renewed here first, so that no renewal races the change of owner.
-	 */
 	LeaseToken handOver(RedisLockLease lease) {
-		long fencingToken = lease.fencingToken();
-		requireHeld(lease, "handed over");
-		if (!lease.handingOver()) {
-			throw new IllegalStateException("Lock '" + lease.name() + "' was released or lost before it was handed over");
-		}
-		forget(lease);
-		String secretOwner = LeaseToken.newOwner(this.instanceName);
-		if (this.commands.rekey(lease.keys(), lease.owner(), secretOwner) < 0) {
-			reportLost(lease, "it was expired or taken when it was handed over");
-			throw new LeaseLostException("Lock '" + lease.name() + "' was not handed over: its lease was lost (it ran "
-					+ "out, or the lock was deleted or taken)");
-		}
-		return new LeaseToken(lease.name(), secretOwner, fencingToken, lease.leaseTime());
+		return this.transfers.handOver(lease);
 	}
 
-	private static void requireHeld(RedisLockLease lease, String what) {
-		if (!lease.isHeld()) {
-			throw new LeaseLostException("Lock '" + lease.name() + "' cannot be " + what
-					+ ": this lease was released, lost or handed over");
-		}
+	long issueToken(RedisLockLease lease) {
+		return this.acquisitions.issueToken(lease);
 	}
 
 	@Override
@@ -352,99 +237,16 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 		Assert.notNull(token, "Lease token must not be null");
 		checkName(token.name());
 		requireOpen(token.name());
-		LockKeys keys = LockKeys.of(this.keyPrefix, token.name());
-		String owner = nextOwner();
-		long sentAt = System.nanoTime();
-		long remainingMillis = this.commands.rekey(keys, token.owner(), owner);
-		if (remainingMillis < 0) {
-			return new UnrestoredLease(token);
-		}
-		LockRequest request = LockRequest.of(token.name()).leaseTime(token.leaseTime()).build();
-		long leaseNanos = ((token.leaseTime() != null) ? token.leaseTime() : this.leaseTime).toNanos();
-		RedisLockLease lease = RedisLockLease.restored(this, request, keys, owner, token.fencingToken(), sentAt,
-				leaseNanos, TimeUnit.MILLISECONDS.toNanos(remainingMillis));
-		this.held.add(lease);
-		if (this.closed.get()) {
-			// Closed meanwhile: nothing would renew or release it.
-			lease.release();
-			requireOpen(token.name());
+		LockLease lease = this.transfers.restore(token, this.acquisitions.nextOwner());
+		if (lease instanceof RedisLockLease restored) {
+			releaseIfClosed(restored);
 		}
 		return lease;
 	}
 
 	@Override
 	public int releaseAll() {
-		int released = 0;
-		for (RedisLockLease lease : this.held.leases()) {
-			if (!lease.markLost()) {
-				continue;
-			}
-			released++;
-			forget(lease);
-			try {
-				deletedInRedis(lease);
-			}
-			catch (RuntimeException ex) {
-				retryUnconfirmed(lease, "Release of lock", ex, this::deletedInRedis);
-			}
-			finally {
-				this.waiters.released(lease.keys().channel());
-				reportLost(lease, "releaseAll() released it");
-			}
-		}
-		if (released > 0) {
-			logger.info("Released all " + released + " lock(s) this instance held (releaseAll)");
-		}
-		return released;
-	}
-
-	/** Stops renewing a lease and lets its lock expire after {@code keep}. */
-	void keep(RedisLockLease lease, Duration keep) {
-		forget(lease);
-		long keepUntil = System.nanoTime() + keep.toNanos();
-		boolean kept;
-		try {
-			kept = keepOrRelease(lease, keepUntil);
-		}
-		catch (RuntimeException ex) {
-			reportIfRunOut(lease);
-			// Unretried, the lock would expire with its lease, which may be shorter than the keep.
-			retryUnconfirmed(lease, "Keeping lock", ex, (retried) -> keepOrRelease(retried, keepUntil));
-			throw ex;
-		}
-		finally {
-			// Waiters of this JVM may wait for a hand-off: they learn the lock's new expiry from Redis.
-			this.waiters.released(lease.keys().channel());
-		}
-		if (!kept) {
-			reportLost(lease, "its lease ran out before it was released");
-		}
-	}
-
-	/** Keeps the lock until {@code keepUntil} (on {@link System#nanoTime()}), or releases it once that passed. */
-	private boolean keepOrRelease(RedisLockLease lease, long keepUntil) {
-		long keepMillis = TimeUnit.NANOSECONDS.toMillis(keepUntil - System.nanoTime());
-		return (keepMillis > 0) ? this.commands.keep(lease.keys(), lease.owner(), keepMillis)
-				: deletedInRedis(lease);
-	}
-
-	/** Deletes the lease's lock in Redis, owner checked: whether it was deleted. */
-	private boolean deletedInRedis(RedisLockLease lease) {
-		return this.waiters.releaseInRedis(lease.keys(), lease.owner()).deleted();
-	}
-
-	/**
-	 * Reports a release or keep that Redis did not confirm (warning and metric) and retries it
-	 * until it is confirmed or the lease has run out, so that the lock is neither left held nor
-	 * freed early.
-	 * @param what the call, for the log: "Release of lock" or "Keeping lock"
-	 */
-	private void retryUnconfirmed(RedisLockLease lease, String what, RuntimeException ex,
-			Predicate<RedisLockLease> retry) {
-		logger.warn(what + " '" + lease.name() + "' was not confirmed by Redis (" + ex.getMessage()
-				+ "); retrying until it is or the lease runs out");
-		this.metrics.releaseUnconfirmed(this.metricGroups.tag(lease.group()));
-		this.releaseRetries.retry(lease, retry);
+		return this.releases.releaseAll();
 	}
 
 	@Override
@@ -468,78 +270,19 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 		return this.waiters.releaseInRedis(LockKeys.of(this.keyPrefix, name), "").deleted();
 	}
 
-	private String nextOwner() {
-		return this.ownerPrefix + this.acquisitions.incrementAndGet();
-	}
-
-	/** Stops tracking a lease: released, lost, or run out. */
-	private void forget(RedisLockLease lease) {
-		if (this.held.remove(lease)) {
-			this.metrics.held(this.metricGroups.tag(lease.group()), lease.heldNanos());
-		}
-	}
-
-	/**
-	 * Issues the fencing token of a lease that took its lock without one; marks the lease lost if
-	 * Redis says that it no longer holds the lock.
-	 * @return the token, or 0 if the lease no longer held the lock
-	 */
-	long issueToken(RedisLockLease lease) {
-		long token = this.commands.issueToken(lease.keys(), lease.owner(), fenceMillis(lease.leaseMillis()));
-		if (token == 0) {
-			lost(lease, "it was expired or taken when its fencing token was asked for");
-		}
-		return token;
-	}
-
-	/** How long a lock's fence key outlives a lease of {@code leaseMillis}. */
-	static long fenceMillis(long leaseMillis) {
-		return leaseMillis + FENCE_MEMORY.toMillis();
-	}
-
-	private void lost(RedisLockLease lease) {
-		lost(lease, lease.hasRunOut(System.nanoTime()) ? "no renewal reached Redis within its lease time"
-				: "the watchdog found it expired, deleted (a flush, a forceUnlock) or taken by another owner");
-	}
-
-	private void lost(RedisLockLease lease, String how) {
-		if (lease.markLost()) {
-			forget(lease);
-			// Renewals stopped: release what may still be ours in Redis rather than leave it for a lease.
-			this.commands.releaseQuietly(lease.keys(), lease.owner());
-			this.waiters.released(lease.keys().channel());
-			reportLost(lease, how);
-		}
-	}
-
-	/**
-	 * Reports a lease that ran out unrenewed before a release or keep that Redis did not answer:
-	 * another owner may hold the lock already, and the watchdog, which the release took the lease
-	 * from, will not say so.
-	 */
-	private void reportIfRunOut(RedisLockLease lease) {
-		if (lease.hasRunOut(System.nanoTime())) {
-			reportLost(lease, "its lease ran out unrenewed before it was released (Redis did not answer)");
-		}
-	}
-
-	private void reportLost(RedisLockLease lease, String how) {
-		this.lossReports.lost(lease, how);
-	}
-
 	@Override
 	public CompletableFuture<Void> allReleased() {
-		return this.held.allReleased();
+		return this.leases.held().allReleased();
 	}
 
 	@Override
 	public List<HeldLock> heldLocks() {
-		return this.held.leases().stream().map(RedisLockLease::describe).toList();
+		return this.leases.held().leases().stream().map(RedisLockLease::describe).toList();
 	}
 
 	@Override
 	public int heldCount() {
-		return this.held.size();
+		return this.leases.held().size();
 	}
 
 	/**
@@ -598,12 +341,13 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 			return;
 		}
 		this.watchdog.close();
-		if (!this.held.isEmpty()) {
-			logger.info("Lock manager closed while " + this.held.size() + " lock(s) were still held by running code; "
-					+ "they expire with their lease: " + this.held);
+		HeldLeases held = this.leases.held();
+		if (!held.isEmpty()) {
+			logger.info("Lock manager closed while " + held.size() + " lock(s) were still held by running code; "
+					+ "they expire with their lease: " + held);
 		}
-		this.lossReports.close();
-		this.releaseRetries.close();
+		this.leases.close();
+		this.releases.close();
 		this.waiters.close();
 		this.commands.close();
 	}
