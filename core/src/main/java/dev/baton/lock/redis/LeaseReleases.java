@@ -119,18 +119,23 @@ final class LeaseReleases implements AutoCloseable {
 			if (!lease.markLost()) {
 				continue;
 			}
-			released++;
 			this.leases.forget(lease);
+			boolean freed;
 			try {
-				deletedInRedis(lease);
+				freed = deletedInRedis(lease);
 			}
 			catch (RuntimeException ex) {
 				retryUnconfirmed(lease, "Release of lock", ex, this::deletedInRedis);
+				freed = true;
 			}
 			finally {
 				this.waiters.released(lease.keys().channel());
-				this.leases.reportLost(lease, "releaseAll() released it");
 			}
+			if (freed) {
+				released++;
+			}
+			this.leases.reportLost(lease, freed ? "releaseAll() released it"
+					: "it had run out or been taken before releaseAll() came to it");
 		}
 		if (released > 0) {
 			logger.info("Released all " + released + " lock(s) this instance held (releaseAll)");

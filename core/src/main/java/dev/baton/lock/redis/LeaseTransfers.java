@@ -66,8 +66,15 @@ final class LeaseTransfers {
 	 * the lease stops being renewed here first, so that no renewal races the change of owner.
 	 */
 	LeaseToken handOver(RedisLockLease lease) {
-		long fencingToken = lease.fencingToken();
 		requireHeld(lease, "handed over");
+		long fencingToken;
+		try {
+			fencingToken = lease.fencingToken();
+		}
+		catch (IllegalStateException ex) {
+			// Redis said, when asked for the token, that the lease no longer holds its lock.
+			throw new LeaseLostException("Lock '" + lease.name() + "' was not handed over: " + ex.getMessage());
+		}
 		if (!lease.handingOver()) {
 			throw new IllegalStateException("Lock '" + lease.name() + "' was released or lost before it was handed over");
 		}

@@ -233,6 +233,30 @@ class LeaseHandOverTests {
 		others.release();
 	}
 
+	@Test
+	void aLeaseLostBeforeItHadAFencingTokenCannotBeHandedOver() throws Exception {
+		LockLease lease = this.web.tryAcquire("order:10", Duration.ZERO, Duration.ofMillis(100)).orElseThrow();
+		TimeUnit.MILLISECONDS.sleep(300);
+
+		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(lease::handOver).withMessageContaining("order:10");
+	}
+
+	@Test
+	void releaseAllCountsOnlyTheLocksItFreed() throws Exception {
+		LockLease ranOut = this.web.tryAcquire("all:5", Duration.ZERO, Duration.ofMillis(100)).orElseThrow();
+		LockLease held = this.web.tryAcquire("all:6", Duration.ZERO).orElseThrow();
+		TimeUnit.MILLISECONDS.sleep(300);
+		LockLease newOwner = this.worker.tryAcquire("all:5", Duration.ZERO, Duration.ofMinutes(1)).orElseThrow();
+
+		assertThat(this.web.releaseAll()).isEqualTo(1);
+
+		assertThat(ranOut.isValid()).isFalse();
+		assertThat(held.isValid()).isFalse();
+		assertThat(newOwner.isValid()).isTrue();
+		assertThat(this.worker.holderOf("all:5")).contains("worker-1");
+		newOwner.release();
+	}
+
 	private long pttl(String name) {
 		return this.redis.getExpire("baton:lock:{" + name + "}", TimeUnit.MILLISECONDS);
 	}
