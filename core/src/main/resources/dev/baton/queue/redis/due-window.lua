@@ -2,6 +2,8 @@
 -- them: those after a cursor, by due time and then by id in byte order (members of the due set are
 -- a 16-digit sequence and the id, so Redis orders tasks of equal due time by sequence, not id: the
 -- tasks of the one due time where a page may end are all read by id, without their payloads).
+-- Cost: O(log N + limit) for N waiting tasks, plus the ids of the tasks due at the cursor's due time
+-- and at the last due time read (O(log N) to find, then as many as there are).
 -- KEYS[1] due (zset), KEYS[2] tasks (hash), KEYS[3] meta (hash)
 -- ARGV[1] the window's first due time (ms), ARGV[2] the first due time after it (ms),
 -- ARGV[3] the cursor's due time (ms) or '' for the window's start, ARGV[4] the cursor's id,
@@ -35,12 +37,14 @@ local function inOrder(a, b)
 end
 
 -- The first 'count' ids due at 'score' that come after 'after' (nil: all), in order, reading the
--- ids due then in slices and keeping only the first 'count' of them.
+-- ids due then by rank in slices of 1,000 (O(log N) to find the first) and keeping only the first
+-- 'count' of them.
 local function idsDueAt(score, after, count)
+	local first = redis.call('ZCOUNT', KEYS[1], '-inf', '(' .. score)
+	local total = redis.call('ZCOUNT', KEYS[1], score, score)
 	local kept = {}
-	local offset = 0
-	while true do
-		local members = redis.call('ZRANGEBYSCORE', KEYS[1], score, score, 'LIMIT', offset, 1000)
+	for offset = 0, total - 1, 1000 do
+		local members = redis.call('ZRANGE', KEYS[1], first + offset, first + math.min(offset + 999, total - 1))
 		for _, member in ipairs(members) do
 			local id = string.sub(member, 17)
 			if after == nil or before(after, id) then
@@ -53,10 +57,6 @@ local function idsDueAt(score, after, count)
 				kept[i] = nil
 			end
 		end
-		if #members < 1000 then
-			break
-		end
-		offset = offset + 1000
 	end
 	table.sort(kept, before)
 	for i = #kept, count + 1, -1 do
