@@ -13,8 +13,10 @@ import java.util.function.Function;
 import dev.baton.internal.DueWindow;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
+import dev.baton.queue.QueueUnavailableException;
 import dev.baton.queue.ScheduledTask;
 import dev.baton.queue.TaskPage;
+import dev.baton.support.ProxiedRedis;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,6 +26,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
@@ -225,6 +228,27 @@ class DueWindowTests {
 		}
 		assertThat(orders.dueBetween(BASE, to, 2, token).tasks()).extracting(ScheduledTask::id)
 			.containsExactly("o-2", "o-3");
+	}
+
+	@Test
+	void badInputIsRefusedBeforeRedisIsAsked() {
+		try (ProxiedRedis redis = ProxiedRedis.start();
+				RedisDelayQueues cutOff = RedisDelayQueues.builder(redis.throughProxy(), JsonMapper.builder().build())
+					.partitions((name) -> 8)
+					.commandTimeout(Duration.ofMillis(300))
+					.build()) {
+			DelayQueue<String> orders = cutOff.get("orders", String.class);
+			redis.proxy().blackHole();
+
+			assertThatExceptionOfType(QueueUnavailableException.class)
+				.as("a call that asks Redis fails")
+				.isThrownBy(() -> orders.countDueBetween(BASE, BASE.plusSeconds(1)));
+			assertThatIllegalArgumentException().isThrownBy(() -> orders.dueBetween(BASE.plusSeconds(1), BASE, 10, null));
+			assertThatIllegalArgumentException().isThrownBy(() -> orders.countDueBetween(BASE.plusSeconds(1), BASE));
+			assertThatIllegalArgumentException().isThrownBy(() -> orders.dueBetween(BASE, BASE.plusSeconds(1), 0, null));
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> orders.dueBetween(BASE, BASE.plusSeconds(1), 10, "garbage"));
+		}
 	}
 
 	private static String encode(String text) {
