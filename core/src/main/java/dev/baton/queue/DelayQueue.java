@@ -6,6 +6,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A named queue of tasks that fall due after a delay, stored in Redis and shared by every
  * instance that uses the same name. Due times are measured on the Redis server's clock.
@@ -41,6 +43,13 @@ public interface DelayQueue<T> {
 	 * payloads as it returns, whatever the number of partitions.
 	 */
 	int MAX_PEEK = 1000;
+
+	/**
+	 * The most tasks one page of {@link #dueBetween} returns, 1,000; a larger limit is an
+	 * {@link IllegalArgumentException}. A page reads at most this many payloads from each
+	 * partition.
+	 */
+	int MAX_PAGE_SIZE = 1000;
 
 	/** The queue name. */
 	String name();
@@ -120,6 +129,47 @@ public interface DelayQueue<T> {
 	 * @return the tasks in due order
 	 */
 	List<ScheduledTask<T>> peek(int max);
+
+	/**
+	 * The waiting tasks (neither in flight nor dead letters) that fall due in a window, one page at
+	 * a time, without claiming them: by due time, then by id in Unicode code point order, across
+	 * every partition of a partitioned queue. A task whose payload cannot be read is listed too, with
+	 * a {@code null} payload and its stored JSON in {@link ScheduledTask#unreadablePayload()}.
+	 *
+	 * <p>The next page starts after the last task of this one (its due time and id), so a task that
+	 * is not changed while the pages are read is listed exactly once; one scheduled, moved or claimed
+	 * meanwhile may be listed or not. Due times are whole milliseconds: the window's ends are rounded
+	 * up to them.
+	 *
+	 * <pre class="code">
+	 * String token = null;
+	 * do {
+	 *     TaskPage&lt;Order&gt; page = orders.dueBetween(from, to, 100, token);
+	 *     page.tasks().forEach(this::show);
+	 *     token = page.nextPageToken();
+	 * }
+	 * while (token != null);
+	 * </pre>
+	 * @param from the earliest due time listed
+	 * @param to the end of the window, left out: tasks due at {@code to} or later are not listed
+	 * @param limit the most tasks on the page, 1 to {@link #MAX_PAGE_SIZE}
+	 * @param pageToken {@code null} for the first page, else the {@link TaskPage#nextPageToken()} of
+	 * the page before, for the same queue and window
+	 * @return the page, whose token is {@code null} if it is the last
+	 * @throws IllegalArgumentException before anything is read, if {@code from} is after {@code to},
+	 * the limit is out of range, or the page token is of another queue or window, or not a page token
+	 */
+	TaskPage<T> dueBetween(Instant from, Instant to, int limit, @Nullable String pageToken);
+
+	/**
+	 * How many waiting tasks (neither in flight nor dead letters) fall due in a window, across every
+	 * partition; one round trip, partitions counted each at its own instant.
+	 * @param from the earliest due time counted
+	 * @param to the end of the window, left out
+	 * @return the number of tasks
+	 * @throws IllegalArgumentException if {@code from} is after {@code to}
+	 */
+	long countDueBetween(Instant from, Instant to);
 
 	/**
 	 * Claim up to {@code max} due tasks for manual consumption. Each must be

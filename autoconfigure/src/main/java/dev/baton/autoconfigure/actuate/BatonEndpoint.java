@@ -40,7 +40,8 @@ import org.springframework.context.ApplicationEventPublisher;
  * <ul>
  * <li>{@code GET /actuator/baton}: every queue's counts and the held locks;</li>
  * <li>{@code GET /actuator/baton/queues/{name}?limit=20}: one queue's counts, next due tasks
- * and most recent dead letters;</li>
+ * and most recent dead letters; with {@code from}, {@code to} (ISO-8601) or {@code pageToken}, also
+ * a page of the waiting tasks due in that window and their number;</li>
  * <li>{@code POST /actuator/baton/queues/{name}/dead-letters/{id}/redrive};</li>
  * <li>{@code DELETE /actuator/baton/queues/{name}/dead-letters/{id}} purges a dead letter;</li>
  * <li>{@code DELETE /actuator/baton/queues/{name}/tasks/{id}} cancels a waiting task.</li>
@@ -119,38 +120,62 @@ public class BatonEndpoint {
 	}
 
 	/**
-	 * One queue: its counts, next due tasks and most recent dead letters.
+	 * One queue: its counts, next due tasks and most recent dead letters, and, if asked for, a page
+	 * of the waiting tasks due in a window with their number.
 	 * @param section must be {@code queues}
 	 * @param name the queue name
 	 * @param limit how many tasks and dead letters to list, 1 to {@value #MAX_LIMIT}; the default
 	 * is {@value #DEFAULT_LIMIT}
+	 * @param from ISO-8601 start of the due window (included), the epoch if only {@code to} or
+	 * {@code pageToken} is given
+	 * @param to ISO-8601 end of the due window (left out), after every due time if only {@code from}
+	 * or {@code pageToken} is given
+	 * @param pageToken the {@code nextPageToken} of the window's page before, with the same
+	 * {@code from} and {@code to}
 	 * @return the queue, or {@code null} if the application has no queue of that name
 	 */
 	@ReadOperation
 	public @Nullable QueueDescriptor queue(@Selector String section, @Selector String name,
-			@Nullable Integer limit) {
-		return queue(section, name, limit, this.showValues.isShown(true));
+			@Nullable Integer limit, @Nullable String from, @Nullable String to, @Nullable String pageToken) {
+		return queue(section, name, limit, DueWindowRequest.of(from, to, pageToken), this.showValues.isShown(true));
 	}
 
 	/**
-	 * One queue, its payloads and reasons shown or masked.
+	 * One queue, its payloads and reasons shown or masked, without a due window.
 	 * @param section must be {@code queues}
 	 * @param name the queue name
 	 * @param limit how many tasks and dead letters to list
 	 * @param showValues whether payloads and reasons are shown (sanitized) rather than masked
 	 * @return the queue, or {@code null} if the application has no queue of that name
-	 * @see #queue(String, String, Integer)
+	 * @see #queue(String, String, Integer, String, String, String)
 	 */
 	public @Nullable QueueDescriptor queue(String section, String name, @Nullable Integer limit, boolean showValues) {
+		return queue(section, name, limit, null, showValues);
+	}
+
+	/**
+	 * One queue, with a page of a due window if asked for, its payloads and reasons shown or masked.
+	 * @param section must be {@code queues}
+	 * @param name the queue name
+	 * @param limit how many tasks and dead letters to list, and tasks of the window
+	 * @param window the due window to list, or {@code null}
+	 * @param showValues whether payloads and reasons are shown (sanitized) rather than masked
+	 * @return the queue, or {@code null} if the application has no queue of that name
+	 * @see #queue(String, String, Integer, String, String, String)
+	 */
+	public @Nullable QueueDescriptor queue(String section, String name, @Nullable Integer limit,
+			@Nullable DueWindowRequest window, boolean showValues) {
 		int max = checkedLimit(limit);
 		DelayQueue<?> queue = QUEUES.equals(section) ? queuesByName().get(name) : null;
 		if (queue == null) {
 			return null;
 		}
 		ShownValues values = new ShownValues(name, showValues, this.sanitizer);
+		DueWindowDescriptor dueWindow = (window != null) ? window.read(queue, max, values) : null;
 		return new QueueDescriptor(name, QueueStatsDescriptor.of(queue.stats()),
 				queue.peek(max).stream().map((task) -> TaskDescriptor.of(task, values)).toList(),
-				queue.deadLetters(max).stream().map((deadLetter) -> DeadLetterDescriptor.of(deadLetter, values)).toList());
+				queue.deadLetters(max).stream().map((deadLetter) -> DeadLetterDescriptor.of(deadLetter, values)).toList(),
+				dueWindow);
 	}
 
 	/**
@@ -280,9 +305,23 @@ public class BatonEndpoint {
 	 * @param stats its counts
 	 * @param nextDue the earliest waiting tasks, in due order
 	 * @param deadLetters the most recent dead letters first
+	 * @param dueWindow the page of the due window asked for with {@code from}, {@code to} or
+	 * {@code pageToken}, or {@code null}
 	 */
 	public record QueueDescriptor(String name, QueueStatsDescriptor stats, List<TaskDescriptor> nextDue,
-			List<DeadLetterDescriptor> deadLetters) {
+			List<DeadLetterDescriptor> deadLetters, @Nullable DueWindowDescriptor dueWindow) {
+	}
+
+	/**
+	 * One page of the waiting tasks due in a window ({@link DelayQueue#dueBetween}).
+	 * @param from ISO-8601 start of the window, included
+	 * @param to ISO-8601 end of the window, left out
+	 * @param count how many waiting tasks are due in the whole window
+	 * @param tasks the tasks of this page, by due time and then id
+	 * @param nextPageToken the {@code pageToken} of the next page, or {@code null} if this is the last
+	 */
+	public record DueWindowDescriptor(String from, String to, long count, List<TaskDescriptor> tasks,
+			@Nullable String nextPageToken) {
 	}
 
 	/**

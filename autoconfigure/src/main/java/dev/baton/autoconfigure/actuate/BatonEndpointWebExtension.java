@@ -46,18 +46,24 @@ public class BatonEndpointWebExtension {
 	}
 
 	/**
-	 * {@code GET /actuator/baton/queues/{name}?limit=20}.
+	 * {@code GET /actuator/baton/queues/{name}?limit=20}, optionally with
+	 * {@code &from=...&to=...&pageToken=...} for a page of the tasks due in a window.
 	 * @param section must be {@code queues}
 	 * @param name the queue name
 	 * @param limit how many tasks and dead letters to list
+	 * @param from ISO-8601 start of the due window, or {@code null}
+	 * @param to ISO-8601 end of the due window, or {@code null}
+	 * @param pageToken the token of the window's page to read, or {@code null}
 	 * @param security who asks, to decide whether payloads and reasons are shown
 	 * @return 200 with the queue, or 404
-	 * @see BatonEndpoint#queue(String, String, Integer)
+	 * @see BatonEndpoint#queue(String, String, Integer, String, String, String)
 	 */
 	@ReadOperation
 	public WebEndpointResponse<QueueDescriptor> queue(@Selector String section, @Selector String name,
-			@Nullable Integer limit, SecurityContext security) {
-		QueueDescriptor queue = this.endpoint.queue(section, name, limit, this.showValues.isShown(security, this.roles));
+			@Nullable Integer limit, @Nullable String from, @Nullable String to, @Nullable String pageToken,
+			SecurityContext security) {
+		QueueDescriptor queue = this.endpoint.queue(section, name, limit, DueWindowRequest.of(from, to, pageToken),
+				this.showValues.isShown(security, this.roles));
 		return (queue != null) ? new WebEndpointResponse<>(queue)
 				: new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
 	}

@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 import dev.baton.lock.LockLease;
@@ -163,6 +164,41 @@ class BatonEndpointHttpTests {
 		JsonNode deadLetter = body.get("deadLetters").get(0);
 		assertThat(deadLetter.get("payload").get("text").asString()).isEqualTo("IBAN DE**");
 		assertThat(deadLetter.get("reason").asString()).isEqualTo("IBAN DE** refused");
+	}
+
+	@Test
+	void queueListsThePageOfADueWindowAndCountsTheWindowWhenAsked() {
+		Instant base = Instant.parse("2090-01-01T00:00:00Z");
+		for (String id : List.of("c", "a", "b")) {
+			this.reminders.scheduleAt(id, new Reminder(id), base);
+		}
+		this.reminders.scheduleAt("next-day", new Reminder("d"), base.plus(Duration.ofDays(1)));
+		String window = "/actuator/baton/queues/reminders?limit=2&from=" + base + "&to=" + base.plusSeconds(1);
+
+		JsonNode first = this.json.readTree(send("GET", window).body()).get("dueWindow");
+		assertThat(first.get("from").asString()).isEqualTo(base.toString());
+		assertThat(first.get("count").asLong()).isEqualTo(3);
+		assertThat(first.get("tasks")).extracting((task) -> task.get("id").asString()).containsExactly("a", "b");
+		assertThat(first.get("tasks").get(0).get("payload").get("text").asString()).isEqualTo("a");
+		String token = first.get("nextPageToken").asString();
+		JsonNode second = this.json.readTree(send("GET", window + "&pageToken=" + token).body()).get("dueWindow");
+		assertThat(second.get("tasks")).extracting((task) -> task.get("id").asString()).containsExactly("c");
+		assertThat(second.get("nextPageToken").isNull()).isTrue();
+		JsonNode open = this.json.readTree(send("GET", "/actuator/baton/queues/reminders?from=" + base).body())
+			.get("dueWindow");
+		assertThat(open.get("count").asLong()).as("to every due time").isEqualTo(4);
+		assertThat(this.json.readTree(send("GET", "/actuator/baton/queues/reminders").body()).get("dueWindow").isNull())
+			.as("only when asked")
+			.isTrue();
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "from=yesterday", "from=2090-01-02T00:00:00Z&to=2090-01-01T00:00:00Z",
+			"from=2090-01-01T00:00:00Z&pageToken=garbage" })
+	void aBadDueWindowIsABadRequest(String parameters) {
+		HttpResponse<String> response = send("GET", "/actuator/baton/queues/reminders?" + parameters);
+
+		assertThat(response.statusCode()).isEqualTo(400);
 	}
 
 	@Test

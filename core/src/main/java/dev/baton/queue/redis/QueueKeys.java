@@ -83,6 +83,10 @@ record QueueKeys(String due, String tasks, String meta, String inFlight, String 
 		return List.of(this.due, this.tasks, this.meta);
 	}
 
+	List<String> forCountDue() {
+		return List.of(this.due);
+	}
+
 	List<String> forStats() {
 		return List.of(this.due, this.inFlight, this.dead);
 	}

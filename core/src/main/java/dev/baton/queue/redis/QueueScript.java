@@ -16,7 +16,8 @@ enum QueueScript {
 	SCHEDULE("schedule.lua"), CLAIM("claim.lua"), SETTLE("settle.lua"), CANCEL("cancel.lua"),
 	RESCHEDULE("reschedule.lua"), REDRIVE("redrive.lua"), PURGE_DEAD_LETTER("purge-dead-letter.lua"),
 	FIND("find.lua"), PEEK("peek.lua"), STATS("stats.lua"), DEAD_LETTERS("dead-letters.lua"),
-	ADVANCE("advance.lua"), PARTITION_COUNT("partition-count.lua"), SET_PARTITIONS("set-partitions.lua");
+	ADVANCE("advance.lua"),
+	DUE_WINDOW("due-window.lua"), COUNT_DUE("count-due.lua"), PARTITION_COUNT("partition-count.lua"), SET_PARTITIONS("set-partitions.lua");
 
 	private final RedisScript<List<Object>> script;
 

@@ -23,6 +23,8 @@ import dev.baton.queue.NewTask;
 import dev.baton.queue.PartiallyScheduledException;
 import dev.baton.queue.QueueStats;
 import dev.baton.queue.ScheduledTask;
+import dev.baton.queue.TaskPage;
+import dev.baton.internal.DueWindow;
 import dev.baton.internal.ObservationSettings;
 import dev.baton.internal.TimedScripts;
 import dev.baton.observation.BatonObservation;
@@ -303,6 +305,30 @@ final class RedisDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, Adv
 		return inOrder(tasks, Comparator.comparing(ScheduledTask::dueAt));
 	}
 
+	@Override
+	public TaskPage<T> dueBetween(Instant from, Instant to, int limit, @Nullable String pageToken) {
+		DueWindow window = DueWindow.of(this.name, from, to, limit, pageToken);
+		DueWindow.Cursor after = window.after();
+		List<String> args = List.of(Long.toString(window.range().fromMillis()),
+				Long.toString(window.range().toMillis()), (after != null) ? Long.toString(after.dueMillis()) : "",
+				(after != null) ? after.id() : "", Integer.toString(window.limit()));
+		return DueWindowMerge.page(window,
+				runOnEach(QueueScript.DUE_WINDOW, "list the tasks due in a window of queue", QueueKeys::forPeek, args),
+				(id, payload, meta) -> view(id, payload, meta, false));
+	}
+
+	@Override
+	public long countDueBetween(Instant from, Instant to) {
+		DueWindow.Range range = DueWindow.Range.of(from, to);
+		List<String> args = List.of(Long.toString(range.fromMillis()), Long.toString(range.toMillis()));
+		long count = 0;
+		for (List<Object> reply : runOnEach(QueueScript.COUNT_DUE, "count the tasks due in a window of queue",
+				QueueKeys::forCountDue, args)) {
+			count += (Long) reply.get(0);
+		}
+		return count;
+	}
+
 	/** The tasks or dead letters that several partitions returned, each in its order, in one order. */
 	private <E> List<E> inOrder(List<E> merged, Comparator<E> order) {
 		if (this.partitions.count() > 1) {
@@ -311,7 +337,7 @@ final class RedisDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, Adv
 		return merged;
 	}
 
-	/** A stored task as {@code find} and {@code peek} show it: one whose payload cannot be read, as such. */
+	/** A stored task as {@code find}, {@code peek} and {@code dueBetween} show it: one whose payload cannot be read, as such. */
 	private ScheduledTask<T> view(String id, String payload, String meta, boolean inFlight) {
 		TaskMeta parsed = TaskMeta.parse(meta);
 		T read = readOrNull(id, payload);

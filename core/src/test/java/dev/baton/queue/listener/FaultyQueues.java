@@ -19,6 +19,7 @@ import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
 import dev.baton.queue.QueueStats;
 import dev.baton.queue.ScheduledTask;
+import dev.baton.queue.TaskPage;
 import dev.baton.queue.spi.AdvanceableQueue;
 import dev.baton.queue.spi.ConsumableQueue;
 import dev.baton.queue.spi.WakeSignal;
@@ -192,6 +193,16 @@ final class FaultyQueues {
 		@Override
 		public boolean reschedule(String id, Duration delay) {
 			return this.queue.reschedule(id, delay);
+		}
+
+		@Override
+		public TaskPage<T> dueBetween(Instant from, Instant to, int limit, @Nullable String pageToken) {
+			return this.queue.dueBetween(from, to, limit, pageToken);
+		}
+
+		@Override
+		public long countDueBetween(Instant from, Instant to) {
+			return this.queue.countDueBetween(from, to);
 		}
 
 		@Override

@@ -2,6 +2,8 @@ package dev.baton.test.contract;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -11,6 +13,7 @@ import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
 import dev.baton.queue.QueueStats;
 import dev.baton.queue.ScheduledTask;
+import dev.baton.queue.TaskPage;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -35,8 +38,9 @@ import static org.assertj.core.api.Assertions.within;
  * </pre>
  *
  * <p>Covered: an id is scheduled once while it waits or is in flight, {@code find}, {@code peek}
- * in due order across instances, {@code cancel} and {@code reschedule} of waiting tasks only,
- * {@code stats} by state, generated ids, bad input refused before anything is stored, and
+ * in due order across instances, {@code dueBetween} (by due time and then id, page by page, each
+ * task once, across partitions where the implementation has them) and {@code countDueBetween},
+ * {@code cancel} and {@code reschedule} of waiting tasks only, {@code stats} by state, generated ids, bad input refused before anything is stored, and
  * manual consumption ({@code poll} in due order, {@code ack}). Payloads are strings and a small
  * record, {@link Parcel}.
  *
@@ -135,6 +139,84 @@ public abstract class DelayQueueContractTests {
 		assertThat(first.peek(5)).extracting(ScheduledTask::id).containsExactly("past", "now", "a", "b", "c");
 		assertThat(second.peek(15)).extracting(ScheduledTask::id).endsWith("later-8", "later-9");
 		assertThat(second.peek(1000)).hasSize(15).allSatisfy((task) -> assertThat(task.inFlight()).isFalse());
+	}
+
+	@Test
+	void dueBetweenListsWaitingTasksByDueTimeThenIdOncePageByPage() {
+		DelayQueue<String> first = createDelayQueues().get(queue("orders"), String.class);
+		DelayQueue<String> second = createDelayQueues().get(queue("orders"), String.class);
+		Instant base = Instant.now().plus(Duration.ofHours(1)).truncatedTo(ChronoUnit.SECONDS);
+		List<String> expected = new ArrayList<>();
+		// Scheduled in descending id order: tasks due at one instant are listed by id, not as scheduled.
+		for (int i = 59; i >= 0; i--) {
+			String id = String.format("task-%02d", i);
+			((i % 2 == 0) ? first : second).scheduleAt(id, "payload " + i, base.plusMillis(i % 4));
+		}
+		for (int due = 0; due < 4; due++) {
+			for (int i = due; i < 60; i += 4) {
+				expected.add(String.format("task-%02d", i));
+			}
+		}
+		first.scheduleAt("before", "ok", base.minusMillis(1));
+		first.scheduleAt("at-the-end", "ok", base.plusMillis(4));
+		second.scheduleAt("due", "ok", Instant.now().minus(Duration.ofMinutes(1)));
+		assertThat(second.poll(1)).extracting(Delivery::id).containsExactly("due");
+
+		for (int limit : new int[] { 1, 7, 60, 1000 }) {
+			List<String> listed = new ArrayList<>();
+			String token = null;
+			do {
+				TaskPage<String> page = first.dueBetween(base, base.plusMillis(4), limit, token);
+				assertThat(page.tasks()).hasSizeLessThanOrEqualTo(limit);
+				page.tasks().forEach((task) -> listed.add(task.id()));
+				token = page.nextPageToken();
+			}
+			while (token != null);
+			assertThat(listed).as("pages of %d", limit).containsExactlyElementsOf(expected);
+		}
+		TaskPage<String> page = second.dueBetween(base, base.plusMillis(1), 2, null);
+		assertThat(page.tasks()).extracting(ScheduledTask::id).containsExactly("task-00", "task-04");
+		assertThat(page.tasks().get(0).payload()).isEqualTo("payload 0");
+		assertThat(page.tasks().get(0).dueAt()).isEqualTo(base);
+		assertThat(page.tasks().get(0).inFlight()).isFalse();
+		assertThat(first.dueBetween(base, base.plusMillis(1), 20, page.nextPageToken()).tasks())
+			.as("a page token of one instance serves another")
+			.hasSize(13);
+		assertThat(first.countDueBetween(base, base.plusMillis(4))).isEqualTo(60);
+		assertThat(second.countDueBetween(base.minusMillis(1), base.plusMillis(5))).isEqualTo(62);
+		assertThat(second.countDueBetween(base, base)).isZero();
+		assertThat(second.dueBetween(Instant.now().minus(Duration.ofHours(1)), Instant.now(), 10, null).tasks())
+			.as("in flight: not waiting")
+			.isEmpty();
+	}
+
+	@Test
+	void dueBetweenRefusesBadInputWithWhatIsWrong() {
+		DelayQueue<String> orders = createDelayQueues().get(queue("orders"), String.class);
+		DelayQueue<String> invoices = createDelayQueues().get(queue("invoices"), String.class);
+		Instant from = Instant.now().plus(Duration.ofHours(1)).truncatedTo(ChronoUnit.SECONDS);
+		Instant to = from.plus(Duration.ofHours(1));
+		for (int i = 0; i < 3; i++) {
+			orders.scheduleAt("order-" + i, "ok", from.plusSeconds(i));
+		}
+		String token = orders.dueBetween(from, to, 1, null).nextPageToken();
+		assertThat(token).isNotNull();
+
+		assertThatIllegalArgumentException().isThrownBy(() -> orders.dueBetween(to, from, 10, null));
+		assertThatIllegalArgumentException().isThrownBy(() -> orders.countDueBetween(to, from));
+		assertThatIllegalArgumentException().isThrownBy(() -> orders.dueBetween(from, to, 0, null));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> orders.dueBetween(from, to, DelayQueue.MAX_PAGE_SIZE + 1, null));
+		assertThatIllegalArgumentException().as("a token of another queue")
+			.isThrownBy(() -> invoices.dueBetween(from, to, 1, token));
+		assertThatIllegalArgumentException().as("a token of another window")
+			.isThrownBy(() -> orders.dueBetween(from, to.plusSeconds(1), 1, token));
+		assertThatIllegalArgumentException().as("not a token")
+			.isThrownBy(() -> orders.dueBetween(from, to, 1, "not a token"));
+		assertThatIllegalArgumentException().as("a token cut short")
+			.isThrownBy(() -> orders.dueBetween(from, to, 1, token.substring(0, token.length() - 2)));
+		assertThat(orders.dueBetween(from, to, 10, token).tasks()).extracting(ScheduledTask::id)
+			.containsExactly("order-1", "order-2");
 	}
 
 	@Test

@@ -16,6 +16,8 @@ import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
 import dev.baton.queue.QueueStats;
 import dev.baton.queue.ScheduledTask;
+import dev.baton.queue.TaskPage;
+import dev.baton.internal.DueWindow;
 import dev.baton.queue.spi.AdvanceableQueue;
 import dev.baton.queue.spi.ConsumableQueue;
 import dev.baton.internal.QueueInput;
@@ -131,6 +133,23 @@ final class InMemoryDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, 
 		return this.state.peek(QueueInput.readMax(max)).stream().map(this::view).toList();
 	}
 
+	@Override
+	public TaskPage<T> dueBetween(Instant from, Instant to, int limit, @Nullable String pageToken) {
+		DueWindow window = DueWindow.of(this.name, from, to, limit, pageToken);
+		List<Stored> tasks = this.state.dueBetween(window.range(), window.after(), limit + 1);
+		List<Stored> page = tasks.subList(0, Math.min(limit, tasks.size()));
+		Stored last = page.isEmpty() ? null : page.get(page.size() - 1);
+		String next = (tasks.size() > limit && last != null)
+				? window.nextPageToken(new DueWindow.Cursor(last.dueAt().toEpochMilli(), last.id())) : null;
+		return new TaskPage<>(page.stream().map(this::view).toList(), next);
+	}
+
+	@Override
+	public long countDueBetween(Instant from, Instant to) {
+		return this.state.countDueBetween(DueWindow.Range.of(from, to));
+	}
+
+	/** A stored task as {@code find}, {@code peek} and {@code dueBetween} show it: one whose payload cannot be read, as such. */
 	private ScheduledTask<T> view(Stored task) {
 		T payload = readOrNull(task.json());
 		return new ScheduledTask<>(task.id(), payload, task.dueAt(), task.scheduledAt(), task.inFlight(),

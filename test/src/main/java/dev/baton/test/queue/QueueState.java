@@ -14,6 +14,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
+import dev.baton.internal.DueWindow;
 import dev.baton.queue.QueueStats;
 import dev.baton.queue.spi.WakeSignal;
 import org.apache.commons.logging.Log;
@@ -167,6 +168,32 @@ final class QueueState {
 		synchronized (this) {
 			return this.waiting.stream().limit(max).map(Task::stored).toList();
 		}
+	}
+
+	/**
+	 * The first {@code max} waiting tasks due in a window after a cursor, in the window's order (by
+	 * due time, then id; see {@link DueWindow}).
+	 */
+	List<Stored> dueBetween(DueWindow.Range range, DueWindow.@Nullable Cursor after, int max) {
+		synchronized (this) {
+			return this.waiting.stream()
+				.filter((task) -> range.contains(task.dueAt.toEpochMilli()) && cursor(task).isAfter(after))
+				.sorted(Comparator.comparing(QueueState::cursor, DueWindow.ORDER))
+				.limit(max)
+				.map(Task::stored)
+				.toList();
+		}
+	}
+
+	/** How many waiting tasks are due in a window. */
+	long countDueBetween(DueWindow.Range range) {
+		synchronized (this) {
+			return this.waiting.stream().filter((task) -> range.contains(task.dueAt.toEpochMilli())).count();
+		}
+	}
+
+	private static DueWindow.Cursor cursor(Task task) {
+		return new DueWindow.Cursor(task.dueAt.toEpochMilli(), task.id);
 	}
 
 	/**
