@@ -136,9 +136,15 @@ public final class FailoverBenchmarks {
 				locks.followPrimarySwitches(watch);
 				watch.start();
 			}
-			try {
-				return measure(client, locks, tracker, load,
+			LocalRedisServer replica = sentinel.dataNodes().get(1);
+			try (PromotionWrites writes = new PromotionWrites(primary, replica, FAULT_AT.plusSeconds(12))) {
+				Metrics metrics = measure(client, locks, tracker, load,
 						() -> inject(fault == Fault.PRIMARY_KILLED, sentinel, primary));
+				return writes.addTo(metrics);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted", ex);
 			}
 			finally {
 				if (watch != null) {
