@@ -10,6 +10,7 @@ import java.util.function.Predicate;
 import dev.baton.autoconfigure.actuate.BatonPayloadSanitizer.Part;
 import dev.baton.internal.Names;
 import dev.baton.lock.HeldLock;
+import dev.baton.lock.LockManager;
 import dev.baton.lock.LockManagerStatus;
 import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DelayQueue;
@@ -44,7 +45,9 @@ import org.springframework.context.ApplicationEventPublisher;
  * a page of the waiting tasks due in that window and their number;</li>
  * <li>{@code POST /actuator/baton/queues/{name}/dead-letters/{id}/redrive};</li>
  * <li>{@code DELETE /actuator/baton/queues/{name}/dead-letters/{id}} purges a dead letter;</li>
- * <li>{@code DELETE /actuator/baton/queues/{name}/tasks/{id}} cancels a waiting task.</li>
+ * <li>{@code DELETE /actuator/baton/queues/{name}/tasks/{id}} cancels a waiting task;</li>
+ * <li>{@code DELETE /actuator/baton/locks} releases every lock this instance holds
+ * ({@link LockManager#releaseAll()}).</li>
  * </ul>
  * A task id the queue refuses (too long, say) is a bad request (400).
  *
@@ -72,6 +75,8 @@ public class BatonEndpoint {
 	private static final String DEAD_LETTERS = "dead-letters";
 
 	private static final String TASKS = "tasks";
+
+	private static final String LOCKS = "locks";
 
 	private final ObjectProvider<DelayQueue<?>> queues;
 
@@ -211,6 +216,22 @@ public class BatonEndpoint {
 			return change(section, name, kind, TASKS, id, "cancel", DelayQueue::cancel, security);
 		}
 		return change(section, name, kind, DEAD_LETTERS, id, "purge", DelayQueue::purgeDeadLetter, security);
+	}
+
+	/**
+	 * Release every lock this instance holds, as {@link LockManager#releaseAll()} does: holders
+	 * still running learn it from {@code isValid()} and a {@code LockLostEvent}. Audited as
+	 * {@code BATON_RELEASE_ALL_LOCKS}.
+	 * @param section must be {@code locks}
+	 * @param security who asks, for the audit
+	 * @return how many were released, or {@code null} if there is no such path or lock manager
+	 */
+	@DeleteOperation
+	public @Nullable LocksReleased releaseLocks(@Selector String section, SecurityContext security) {
+		if (!LOCKS.equals(section) || !(this.lockManager.getIfUnique() instanceof LockManager manager)) {
+			return null;
+		}
+		return this.audit.record(security, new LocksReleased(manager.releaseAll()));
 	}
 
 	private @Nullable TaskChange change(String section, String name, String kind, String expectedKind, String id,
@@ -391,6 +412,13 @@ public class BatonEndpoint {
 	 * @param outcome what came of it
 	 */
 	public record TaskChange(String queue, String id, String action, Outcome outcome) {
+	}
+
+	/**
+	 * What {@code DELETE /actuator/baton/locks} did.
+	 * @param released how many locks of this instance were released
+	 */
+	public record LocksReleased(int released) {
 	}
 
 	/**

@@ -2,6 +2,7 @@ package dev.baton.autoconfigure.actuate;
 
 import java.util.Set;
 
+import dev.baton.autoconfigure.actuate.BatonEndpoint.LocksReleased;
 import dev.baton.autoconfigure.actuate.BatonEndpoint.QueueDescriptor;
 import dev.baton.autoconfigure.actuate.BatonEndpoint.TaskChange;
 import org.jspecify.annotations.Nullable;
@@ -100,6 +101,20 @@ public class BatonEndpointWebExtension {
 	public WebEndpointResponse<TaskChange> delete(@Selector String section, @Selector String name,
 			@Selector String kind, @Selector String id, SecurityContext security) {
 		return response(this.endpoint.delete(section, name, kind, id, security));
+	}
+
+	/**
+	 * {@code DELETE /actuator/baton/locks}.
+	 * @param section must be {@code locks}
+	 * @param security who asks, for the audit
+	 * @return 200 with how many were released, or 404
+	 * @see BatonEndpoint#releaseLocks(String, SecurityContext)
+	 */
+	@DeleteOperation
+	public WebEndpointResponse<LocksReleased> releaseLocks(@Selector String section, SecurityContext security) {
+		LocksReleased released = this.endpoint.releaseLocks(section, security);
+		return (released != null) ? new WebEndpointResponse<>(released)
+				: new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
 	}
 
 	private static WebEndpointResponse<TaskChange> response(@Nullable TaskChange change) {

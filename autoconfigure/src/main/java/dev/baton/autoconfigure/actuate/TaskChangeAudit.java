@@ -4,6 +4,7 @@ import java.security.Principal;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.baton.autoconfigure.actuate.BatonEndpoint.LocksReleased;
 import dev.baton.autoconfigure.actuate.BatonEndpoint.Outcome;
 import dev.baton.autoconfigure.actuate.BatonEndpoint.TaskChange;
 import org.apache.commons.logging.Log;
@@ -15,7 +16,7 @@ import org.springframework.context.ApplicationEventPublisher;
 
 /**
  * Records a write of the {@link BatonEndpoint}: an {@link AuditApplicationEvent} of type
- * {@code BATON_REDRIVE}, {@code BATON_PURGE} or {@code BATON_CANCEL} (stored by Boot's
+ * {@code BATON_REDRIVE}, {@code BATON_PURGE}, {@code BATON_CANCEL} or {@code BATON_RELEASE_ALL_LOCKS} (stored by Boot's
  * {@code AuditListener} when the application has an {@code AuditEventRepository}), and a log line,
  * so that a change made by hand can be traced to who made it even without an audit repository.
  */
@@ -29,10 +30,24 @@ final class TaskChangeAudit {
 		this.events = events;
 	}
 
+	/** Publishes and logs a release of all locks, and returns it. */
+	LocksReleased record(SecurityContext security, LocksReleased release) {
+		String who = who(security);
+		this.events.publishEvent(new AuditApplicationEvent(who, "BATON_RELEASE_ALL_LOCKS",
+				Map.of("released", release.released())));
+		logger.warn("Actuator release of all locks of this instance by " + who + ": " + release.released()
+				+ " released");
+		return release;
+	}
+
+	private static String who(SecurityContext security) {
+		Principal principal = security.getPrincipal();
+		return (principal != null) ? principal.getName() : "anonymous";
+	}
+
 	/** Publishes and logs the change, and returns it. */
 	TaskChange record(SecurityContext security, TaskChange change) {
-		Principal principal = security.getPrincipal();
-		String who = (principal != null) ? principal.getName() : "anonymous";
+		String who = who(security);
 		Map<String, Object> data = Map.of("queue", change.queue(), "id", change.id(), "action", change.action(),
 				"outcome", change.outcome().name());
 		this.events.publishEvent(

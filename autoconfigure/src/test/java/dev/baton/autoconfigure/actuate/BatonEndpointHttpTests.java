@@ -87,6 +87,21 @@ class BatonEndpointHttpTests {
 	}
 
 	@Test
+	void deleteLocksReleasesEveryLockOfThisInstance() {
+		LockLease first = this.lockManager.tryAcquire("export:1", Duration.ZERO).orElseThrow();
+		LockLease second = this.lockManager.tryAcquire("export:2", Duration.ZERO, Duration.ofMinutes(5)).orElseThrow();
+
+		HttpResponse<String> response = send("DELETE", "/actuator/baton/locks");
+
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(this.json.readTree(response.body()).get("released").asInt()).isEqualTo(2);
+		assertThat(first.isValid()).isFalse();
+		assertThat(second.isValid()).isFalse();
+		assertThat(this.lockManager.tryAcquire("export:1", Duration.ZERO)).hasValueSatisfying(LockLease::release);
+		assertThat(send("DELETE", "/actuator/baton/nothing").statusCode()).isEqualTo(404);
+	}
+
+	@Test
 	void queueListsNextDueTasksDeadLettersAndInFlightCountWithinTheLimit() {
 		this.reminders.schedule("first", new Reminder("a"), Duration.ofMinutes(1));
 		this.reminders.schedule("second", new Reminder("b"), Duration.ofMinutes(2));
