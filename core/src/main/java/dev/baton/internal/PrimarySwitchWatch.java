@@ -1,5 +1,6 @@
 package dev.baton.internal;
 
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +13,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -45,6 +47,9 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 
 	private static final String SWITCH_CHANNEL = "+switch-master";
 
+	/** How long asking a sentinel for the primary may take. */
+	private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(1);
+
 	/** The leading sentinel is about to send the chosen replica {@code REPLICAOF NO ONE}. */
 	private static final String PROMOTING_CHANNEL = "+failover-state-send-slaveof-noone";
 
@@ -54,6 +59,8 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 	private final LettuceConnectionFactory connectionFactory;
 
 	private final String master;
+
+	private final RedisSentinelConfiguration sentinels;
 
 	private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
 
@@ -74,6 +81,7 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 		this.connectionFactory = connectionFactory;
 		this.hold = new FailoverHold(holdLimit);
 		this.master = sentinels.getRequiredMaster().getName();
+		this.sentinels = sentinels;
 		this.client = RedisClient.create(connectionFactory.getRequiredNativeClient().getResources());
 	}
 
@@ -125,10 +133,9 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 	 * subscribes again to those it reaches after a reconnect.
 	 */
 	public void start() {
-		RedisSentinelConfiguration sentinels = this.connectionFactory.getSentinelConfiguration();
-		for (RedisNode node : sentinels.getSentinels()) {
+		for (RedisNode node : this.sentinels.getSentinels()) {
 			try {
-				StatefulRedisPubSubConnection<String, String> connection = this.client.connectPubSub(uri(node, sentinels));
+				StatefulRedisPubSubConnection<String, String> connection = this.client.connectPubSub(uri(node));
 				connection.addListener(new RedisPubSubAdapter<>() {
 
 					@Override
@@ -150,7 +157,8 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 		}
 	}
 
-	private RedisURI uri(RedisNode node, RedisSentinelConfiguration sentinels) {
+	private RedisURI uri(RedisNode node) {
+		RedisSentinelConfiguration sentinels = this.sentinels;
 		RedisURI.Builder uri = RedisURI.builder()
 			.withHost(node.getRequiredHost())
 			.withPort(node.getRequiredPort())
@@ -205,6 +213,7 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 	private void follow(String newPrimary) {
 		logger.info("Redis Sentinel switched primary '" + this.master + "' to " + newPrimary
 				+ "; reconnecting to it now instead of writing to the old primary until it is demoted");
+		awaitSentinelsNaming(newPrimary);
 		try {
 			this.connectionFactory.resetConnection();
 		}
@@ -221,6 +230,47 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 				logger.warn("A primary switch listener failed: " + ex.getMessage(), ex);
 			}
 		}
+	}
+
+	/**
+	 * Waits, within the hold's limit, until every sentinel that answers names the new primary: the
+	 * one that led the failover announces the switch first, and a reconnect that asked another
+	 * sentinel before it heard of the switch would go back to the old primary, which takes writes
+	 * until it is demoted.
+	 */
+	private void awaitSentinelsNaming(String newPrimary) {
+		long deadline = System.nanoTime() + Math.max(this.hold.limit().toNanos(), LOOKUP_TIMEOUT.toNanos());
+		while (!everySentinelNames(newPrimary)) {
+			if (System.nanoTime() - deadline > 0) {
+				logger.warn("Not every sentinel names " + newPrimary + " as primary '" + this.master
+						+ "' yet; reconnecting anyway");
+				return;
+			}
+			try {
+				TimeUnit.MILLISECONDS.sleep(20);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+	}
+
+	private boolean everySentinelNames(String newPrimary) {
+		for (RedisNode node : this.sentinels.getSentinels()) {
+			RedisURI uri = uri(node);
+			uri.setTimeout(LOOKUP_TIMEOUT);
+			try (StatefulRedisSentinelConnection<String, String> sentinel = this.client.connectSentinel(uri)) {
+				if (sentinel.sync().getMasterAddrByName(this.master) instanceof InetSocketAddress primary
+						&& !newPrimary.equals(primary.getHostString() + ":" + primary.getPort())) {
+					return false;
+				}
+			}
+			catch (RuntimeException ex) {
+				// A sentinel that does not answer is passed over by the connection's lookup as well.
+			}
+		}
+		return true;
 	}
 
 	@Override
