@@ -22,6 +22,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisNode;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettucePoolingClientConfiguration;
 
 /**
  * Follows the Redis Sentinel's switches of the primary at once. After a failover the old
@@ -82,7 +83,8 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 		this.hold = new FailoverHold(holdLimit);
 		this.master = sentinels.getRequiredMaster().getName();
 		this.sentinels = sentinels;
-		this.client = RedisClient.create(connectionFactory.getRequiredNativeClient().getResources());
+		// Resources of its own: a restart of a pooling factory may shut down the factory's.
+		this.client = RedisClient.create();
 	}
 
 	/**
@@ -215,7 +217,7 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 				+ "; reconnecting to it now instead of writing to the old primary until it is demoted");
 		awaitSentinelsNaming(newPrimary);
 		try {
-			this.connectionFactory.resetConnection();
+			reconnect();
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not reset the Redis connection after a primary switch: " + ex.getMessage());
@@ -229,6 +231,23 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 			catch (RuntimeException ex) {
 				logger.warn("A primary switch listener failed: " + ex.getMessage(), ex);
 			}
+		}
+	}
+
+	/**
+	 * Makes the factory's next connections go to the new primary. Resetting the shared connection
+	 * is enough for a factory without a pool; a pooling factory takes its shared connection from
+	 * the pool and gives it back there on a reset, still open to the old primary, where the next
+	 * borrower (Baton's calls among them) would keep writing. So a pooling factory is restarted,
+	 * which closes every pooled connection; calls made in the meantime fail as on a stopped factory.
+	 */
+	private void reconnect() {
+		if (this.connectionFactory.getClientConfiguration() instanceof LettucePoolingClientConfiguration) {
+			this.connectionFactory.stop();
+			this.connectionFactory.start();
+		}
+		else {
+			this.connectionFactory.resetConnection();
 		}
 	}
 
