@@ -1,12 +1,15 @@
 package dev.baton.docs;
 
 import java.time.Duration;
+import java.time.Instant;
 
 import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.Delivery;
+import dev.baton.queue.ScheduledTask;
 import dev.baton.queue.TaskContext;
+import dev.baton.queue.TaskPage;
 import dev.baton.queue.annotation.Backoff;
 import dev.baton.queue.annotation.DelayedTask;
 import dev.baton.queue.listener.DefaultDelayedTaskErrorHandler;
@@ -98,6 +101,25 @@ class DelayedTaskSnippets {
 			}
 			queue.redrive("order-42");          // back on the queue, due now, attempts reset
 			queue.purgeDeadLetter("order-43");  // gone for good
+		}
+
+		void dueTomorrow(DelayQueue<OrderTimeout> queue) {
+			Instant from = Instant.parse("2026-12-01T00:00:00Z");
+			Instant to = from.plus(Duration.ofDays(1));
+			long count = queue.countDueBetween(from, to);
+			String token = null;
+			do {
+				TaskPage<OrderTimeout> page = queue.dueBetween(from, to, 200, token);
+				for (ScheduledTask<OrderTimeout> task : page.tasks()) {
+					report(task.id(), task.dueAt(), task.payload());
+				}
+				token = page.nextPageToken();
+			}
+			while (token != null);
+			log.info("{} due", count);
+		}
+
+		void report(String id, Instant dueAt, OrderTimeout timeout) {
 		}
 
 		void cancelIfUnpaid(OrderTimeout timeout) {
