@@ -16,6 +16,7 @@ import dev.baton.benchmarks.lock.LockBenchmarks;
 import dev.baton.benchmarks.lock.LockChild;
 import dev.baton.benchmarks.lock.LockImplementations;
 import dev.baton.benchmarks.queue.ClusterBenchmarks;
+import dev.baton.benchmarks.queue.DueWindowBenchmarks;
 import dev.baton.benchmarks.queue.FailoverBenchmarks;
 import dev.baton.benchmarks.queue.QueueBenchmarks;
 import dev.baton.benchmarks.queue.QueueImplementations;
@@ -58,6 +59,12 @@ public final class Benchmarks {
 			}
 			System.exit(0);
 		}
+		if (arguments.length > 0 && arguments[0].equals("window")) {
+			try (RedisServer server = RedisServers.startLocal()) {
+				System.out.println(DueWindowBenchmarks.run(server.host(), server.port()).toMarkdown());
+			}
+			System.exit(0);
+		}
 		if (arguments.length > 0 && arguments[0].equals("cluster")) {
 			// Runs its own cluster: only the queue options apply
 			BenchmarkSettings settings = BenchmarkSettings.parse(Arrays.copyOfRange(arguments, 1, arguments.length));
@@ -65,7 +72,7 @@ public final class Benchmarks {
 			System.exit(0);
 		}
 		if (arguments.length == 0 || !List.of("locks", "queue", "all").contains(arguments[0])) {
-			System.err.println("Usage: java -jar baton-benchmarks.jar locks|queue|all|handover|failover [sentinel|cluster|review]|cluster [--runs=3] [--warmup=2s] "
+			System.err.println("Usage: java -jar baton-benchmarks.jar locks|queue|all|handover|window|failover [sentinel|cluster|review]|cluster [--runs=3] [--warmup=2s] "
 					+ "[--duration=3s] [--only=redisson,baton,...] [--tasks=100000] [--redis=redis://host:port] ...");
 			System.exit(2);
 		}
