@@ -42,6 +42,20 @@ public record LockRequest(String name, String group, Duration waitTime, @Nullabl
 	}
 
 	/**
+	 * Refuses the time a held lease is to be extended by, for {@link LockLease#extend(Duration)}:
+	 * it must be positive and at most {@link #MAX_LEASE_TIME}.
+	 * @param lockName the lock, for the message
+	 * @param leaseTime the time asked for
+	 * @throws IllegalArgumentException naming the lock if the time is refused
+	 */
+	public static void checkExtension(String lockName, @Nullable Duration leaseTime) {
+		String what = "Lease time to extend lock '" + lockName + "' by";
+		Assert.isTrue(leaseTime != null && !leaseTime.isNegative() && !leaseTime.isZero(),
+				() -> what + " must be positive, was " + leaseTime);
+		checkLeaseTime(leaseTime, what);
+	}
+
+	/**
 	 * Refuses a lease time longer than {@link #MAX_LEASE_TIME}.
 	 * @param leaseTime the lease time, or {@code null} for none
 	 * @param what what the lease time belongs to, for the message

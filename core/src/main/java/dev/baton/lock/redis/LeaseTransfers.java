@@ -8,8 +8,6 @@ import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockRequest;
 
-import org.springframework.util.Assert;
-
 /**
  * Changes to a held lease short of its release: extending its lease, handing it over to a token
  * and restoring one, here or in another process. Each is one owner-checked script call; a lease
@@ -48,9 +46,7 @@ final class LeaseTransfers {
 	 * @throws LeaseLostException if the lease no longer holds its lock, which is then reported
 	 */
 	void extend(RedisLockLease lease, Duration leaseTime) {
-		Assert.isTrue(leaseTime != null && !leaseTime.isNegative() && !leaseTime.isZero(),
-				() -> "Lease time to extend lock '" + lease.name() + "' by must be positive, was " + leaseTime);
-		LockRequest.checkLeaseTime(leaseTime, "Lease time to extend lock '" + lease.name() + "' by");
+		LockRequest.checkExtension(lease.name(), leaseTime);
 		requireHeld(lease, "extended");
 		long sentAt = System.nanoTime();
 		if (!this.commands.extend(lease.keys(), lease.owner(), leaseTime.toMillis())) {

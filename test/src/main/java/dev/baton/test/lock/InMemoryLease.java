@@ -141,11 +141,7 @@ final class InMemoryLease implements LockLease {
 	 */
 	@Override
 	public void extend(Duration leaseTime) {
-		if (leaseTime == null || leaseTime.isNegative() || leaseTime.isZero()) {
-			throw new IllegalArgumentException(
-					"Lease time to extend lock '" + name() + "' by must be positive, was " + leaseTime);
-		}
-		LockRequest.checkLeaseTime(leaseTime, "Lease time to extend lock '" + name() + "' by");
+		LockRequest.checkExtension(name(), leaseTime);
 		requireHeld("cannot be extended");
 		if (!this.table.extend(this, leaseTime)) {
 			throw lostNow("was not extended");
