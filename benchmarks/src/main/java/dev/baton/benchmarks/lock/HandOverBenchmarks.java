@@ -3,6 +3,7 @@ package dev.baton.benchmarks.lock;
 import java.time.Duration;
 import java.util.List;
 
+import dev.baton.benchmarks.support.Connections;
 import dev.baton.benchmarks.support.Metrics;
 import dev.baton.benchmarks.support.Samples;
 import dev.baton.benchmarks.support.Table;
@@ -10,7 +11,6 @@ import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.redis.RedisLockManager;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -35,8 +35,8 @@ public final class HandOverBenchmarks {
 	 * @return the table for {@code docs/benchmarks.md}
 	 */
 	public static Table run(String redisHost, int redisPort) {
-		LettuceConnectionFactory webConnection = connect(redisHost, redisPort);
-		LettuceConnectionFactory jobConnection = connect(redisHost, redisPort);
+		LettuceConnectionFactory webConnection = Connections.standalone(redisHost, redisPort);
+		LettuceConnectionFactory jobConnection = Connections.standalone(redisHost, redisPort);
 		try (RedisLockManager web = RedisLockManager.builder(webConnection).instanceName("web").build();
 				RedisLockManager job = RedisLockManager.builder(jobConnection).instanceName("job").build()) {
 			measure(web, job, WARM_UP);
@@ -67,14 +67,6 @@ public final class HandOverBenchmarks {
 			restored.release();
 		}
 		return micros;
-	}
-
-	private static LettuceConnectionFactory connect(String host, int port) {
-		LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration(host, port));
-		connectionFactory.afterPropertiesSet();
-		connectionFactory.start();
-		return connectionFactory;
 	}
 
 }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
+import dev.baton.benchmarks.support.Connections;
 import dev.baton.benchmarks.support.Metrics;
 import dev.baton.benchmarks.support.Samples;
 import dev.baton.benchmarks.support.Table;
@@ -15,7 +16,6 @@ import dev.baton.queue.TaskPage;
 import dev.baton.queue.redis.RedisDelayQueues;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -43,10 +43,7 @@ public final class DueWindowBenchmarks {
 	 * @return the table for {@code docs/benchmarks.md}
 	 */
 	public static Table run(String redisHost, int redisPort) {
-		LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration(redisHost, redisPort));
-		connectionFactory.afterPropertiesSet();
-		connectionFactory.start();
+		LettuceConnectionFactory connectionFactory = Connections.standalone(redisHost, redisPort);
 		try (RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
 			.partitions((name) -> PARTITIONS)
 			.build()) {
