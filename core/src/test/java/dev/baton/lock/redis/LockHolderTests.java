@@ -71,7 +71,8 @@ class LockHolderTests {
 		this.managers.manager().tryAcquire("orders:44", Duration.ZERO).orElseThrow();
 
 		assertThat(this.managers.manager().holderOf("orders:44")).hasValueSatisfying(
-				(holder) -> assertThat(holder).endsWith(":" + ProcessHandle.current().pid()).hasSizeGreaterThan(6));
+				// A host name before the pid, however short (the CI machine is called "vm").
+				(holder) -> assertThat(holder).matches(".+:" + ProcessHandle.current().pid()));
 	}
 
 	@Test
