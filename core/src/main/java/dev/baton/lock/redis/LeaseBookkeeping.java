@@ -2,7 +2,9 @@ package dev.baton.lock.redis;
 
 import java.util.function.Consumer;
 
+import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLostEvent;
+import dev.baton.lock.LockRequest;
 
 /**
  * The books of a lock manager's leases, which acquiring, releasing and transferring them share:
@@ -73,6 +75,14 @@ final class LeaseBookkeeping implements AutoCloseable {
 	 */
 	void reportLost(RedisLockLease lease, String how) {
 		this.lossReports.lost(lease, how);
+	}
+
+	/**
+	 * Reports the lock of a token lost.
+	 * @param how how it was lost, completing "Lost lock 'x': ..."
+	 */
+	void reportLost(LeaseToken token, String how) {
+		this.lossReports.lost(token.name(), LockRequest.defaultGroup(token.name()), token.fencingToken(), how);
 	}
 
 	/** Stops the thread that tells the listener of losses; later losses are told on the holder's thread. */

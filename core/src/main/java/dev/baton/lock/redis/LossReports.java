@@ -38,11 +38,19 @@ final class LossReports implements AutoCloseable {
 	 * @param how how it was lost, completing "Lost lock 'x': ..."
 	 */
 	void lost(RedisLockLease lease, String how) {
-		long token = lease.issuedToken();
-		logger.warn("Lost lock '" + lease.name() + "' ("
-				+ ((token != 0) ? "fencing token " + token : "no fencing token issued") + "): " + how);
-		this.metrics.lost(this.metricGroups.tag(lease.group()));
-		LockLostEvent event = new LockLostEvent(lease.name(), lease.group(), token);
+		lost(lease.name(), lease.group(), lease.issuedToken(), how);
+	}
+
+	/**
+	 * Reports a lock lost that was held under a token rather than a lease of this instance.
+	 * @param fencingToken the fencing token of the lost acquisition, 0 if none was issued
+	 * @param how how it was lost, completing "Lost lock 'x': ..."
+	 */
+	void lost(String name, String group, long fencingToken, String how) {
+		logger.warn("Lost lock '" + name + "' ("
+				+ ((fencingToken != 0) ? "fencing token " + fencingToken : "no fencing token issued") + "): " + how);
+		this.metrics.lost(this.metricGroups.tag(group));
+		LockLostEvent event = new LockLostEvent(name, group, fencingToken);
 		Runnable notification = () -> {
 			try {
 				this.listener.accept(event);

@@ -118,6 +118,11 @@ final class RedisLockLease implements LockLease, WaitingLine.Lease {
 		return this.request.name();
 	}
 
+	/** Whether the given manager granted this lease. */
+	boolean isOf(RedisLockManager manager) {
+		return this.manager == manager;
+	}
+
 	String group() {
 		return this.request.group();
 	}
@@ -248,6 +253,11 @@ final class RedisLockLease implements LockLease, WaitingLine.Lease {
 	/** Leaves this lease to a token: {@code true} if it was held until now. */
 	boolean handingOver() {
 		return leave(State.HANDED_OVER);
+	}
+
+	/** Holds a lease again that was handed over to a token nobody used: {@code true} if it was handed over. */
+	boolean takenBack() {
+		return this.state.compareAndSet(State.HANDED_OVER, State.HELD);
 	}
 
 	/** Whether the lease is still held here, whether or not its time ran out. */

@@ -24,6 +24,7 @@ import dev.baton.lock.LockUnavailableException;
 import dev.baton.lock.RedisLock;
 import dev.baton.lock.spi.LockBackend;
 import dev.baton.lock.spi.ThreadOwnedLock;
+import dev.baton.lock.spi.TokenLeases;
 import dev.baton.observation.DefaultLockAcquisitionObservationConvention;
 import dev.baton.observation.LockAcquisitionObservationConvention;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -62,7 +63,7 @@ import org.springframework.util.Assert;
  * of: {@link LockAcquisitions}, {@link LeaseReleases}, {@link LeaseTransfers}, all keeping their
  * books in one {@link LeaseBookkeeping}, and the {@link LockWatchdog}.
  */
-public final class RedisLockManager implements LockManager, LockManagerStatus, AutoCloseable {
+public final class RedisLockManager implements LockManager, LockManagerStatus, TokenLeases, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedisLockManager.class);
 
@@ -110,6 +111,8 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 
 	private final LeaseTransfers transfers;
 
+	private final TokenHeldLocks tokenHeld;
+
 	private final LockWatchdog watchdog;
 
 	private final AtomicBoolean closed = new AtomicBoolean();
@@ -135,6 +138,7 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 				this.closed::get);
 		this.transfers = new LeaseTransfers(this, this.leases, this.commands, this.keyPrefix, builder.leaseTime,
 				instanceName);
+		this.tokenHeld = new TokenHeldLocks(this.commands, this.waiters, this.leases, this.keyPrefix, builder.leaseTime);
 		this.watchdog = new LockWatchdog(this.commands, builder.leaseTime, this.leases.held()::leases,
 				this.leases::lost, this.leases::forget);
 	}
@@ -242,6 +246,33 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, A
 			releaseIfClosed(restored);
 		}
 		return lease;
+	}
+
+	@Override
+	public boolean extend(LeaseToken token, Duration atLeast) {
+		Assert.notNull(token, "Lease token must not be null");
+		checkName(token.name());
+		return this.tokenHeld.extend(token, atLeast);
+	}
+
+	@Override
+	public Duration leaseOf(LeaseToken token) {
+		return this.tokenHeld.leaseOf(token);
+	}
+
+	@Override
+	public boolean release(LeaseToken token) {
+		Assert.notNull(token, "Lease token must not be null");
+		checkName(token.name());
+		return this.tokenHeld.release(token);
+	}
+
+	@Override
+	public boolean takeBack(LockLease lease, LeaseToken token) {
+		if (!(lease instanceof RedisLockLease redisLease) || !redisLease.isOf(this)) {
+			throw new IllegalArgumentException(lease + " was not granted by this lock manager");
+		}
+		return this.tokenHeld.takeBack(redisLease, token);
 	}
 
 	@Override
