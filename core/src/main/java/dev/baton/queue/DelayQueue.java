@@ -6,6 +6,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
+import dev.baton.lock.LeaseLostException;
+import dev.baton.lock.LockLease;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -84,6 +86,47 @@ public interface DelayQueue<T> {
 	 * @return {@code true} if scheduled, {@code false} (and nothing changed) for a duplicate id
 	 */
 	boolean scheduleAt(String id, T payload, Instant dueAt);
+
+	/**
+	 * Schedule a payload under a generated id and give it the lock of {@code lease} until it ends:
+	 * see {@link #schedule(String, Object, Duration, LockLease)}.
+	 * @param payload the payload, not null
+	 * @param delay how long from now (Redis time) the task falls due, not negative
+	 * @param lease a lease this caller holds; handed over to the task
+	 * @return the generated task id
+	 * @throws PartiallyScheduledException if Redis failed or did not answer in time: the task may
+	 * or may not be stored (under the id it carries), and the lease is handed over either way
+	 * @throws LeaseLostException if the lease no longer held its lock: nothing was scheduled
+	 * @throws UnsupportedOperationException if this queue was built without a lock manager
+	 */
+	default String schedule(T payload, Duration delay, LockLease lease) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot schedule tasks that hold a lock");
+	}
+
+	/**
+	 * Schedule a payload under the given id, unless that id is taken, and give it the lock of
+	 * {@code lease} until it ends: the lease is {@linkplain LockLease#handOver() handed over} to the
+	 * task, which keeps the lock while it waits (for its delay plus the lease's lease time, or the
+	 * watchdog lease when it was taken without one) and while a consumer holds it, across retries,
+	 * and releases it when it ends for good: acknowledged, dead-lettered or cancelled. A handler
+	 * reads it from {@link TaskContext#lease()}. When the task waits longer than that (no consumer
+	 * claimed it in time) or Redis loses the lock, the task still runs, its lease invalid and the
+	 * loss reported as a {@code LockLostEvent}.
+	 * @param id the task id, not blank, at most 256 characters
+	 * @param payload the payload, not null
+	 * @param delay how long from now (Redis time) the task falls due, not negative
+	 * @param lease a lease this caller holds; handed over to the task
+	 * @return {@code true} if scheduled; {@code false} for a duplicate id, and then the lease is
+	 * this caller's again, as before
+	 * @throws LeaseLostException if the lease no longer held its lock: nothing was scheduled
+	 * @throws QueueUnavailableException if Redis failed or did not answer in time: the task may or
+	 * may not be stored, and the lease is handed over either way (a lock whose task was not stored
+	 * runs out within the lease it had)
+	 * @throws UnsupportedOperationException if this queue was built without a lock manager
+	 */
+	default boolean schedule(String id, T payload, Duration delay, LockLease lease) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot schedule tasks that hold a lock");
+	}
 
 	/**
 	 * Schedule many tasks in one round trip per 1,000. Tasks whose id is already scheduled or in

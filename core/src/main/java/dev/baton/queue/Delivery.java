@@ -3,6 +3,9 @@ package dev.baton.queue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
+
+import dev.baton.lock.LockLease;
 
 /**
  * One delivery of a due task to a consumer. Exactly one of {@link #ack()}, {@link #retry},
@@ -36,6 +39,18 @@ public interface Delivery<T> {
 	 */
 	default Map<String, String> traceContext() {
 		return Map.of();
+	}
+
+	/**
+	 * The lock the task holds, if it was {@linkplain DelayQueue#schedule(String, Object, Duration,
+	 * dev.baton.lock.LockLease) scheduled with one}: kept while this delivery holds the task and
+	 * released when it is acknowledged or dead-lettered. {@code isValid()} is {@code false} once
+	 * the lock was found lost (it ran out before the task was claimed, or Redis lost it) or this
+	 * delivery no longer holds the task.
+	 * @return the lease, or empty if the task holds no lock
+	 */
+	default Optional<LockLease> lease() {
+		return Optional.empty();
 	}
 
 	/**

@@ -2,6 +2,9 @@ package dev.baton.queue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
+
+import dev.baton.lock.LockLease;
 
 /**
  * What a {@link dev.baton.queue.annotation.DelayedTask @DelayedTask} handler may know about the
@@ -23,6 +26,17 @@ public interface TaskContext {
 
 	/** When the task was scheduled. */
 	Instant scheduledAt();
+
+	/**
+	 * The lock the task holds, if it was {@linkplain DelayQueue#schedule(String, Object, Duration,
+	 * LockLease) scheduled with one}: pass its {@link LockLease#fencingToken() fencing token} to
+	 * the resource it protects. It is released when the task ends for good; {@code isValid()} is
+	 * {@code false} if the lock was lost before or while the task ran.
+	 * @return the lease, or empty if the task holds no lock
+	 */
+	default Optional<LockLease> lease() {
+		return Optional.empty();
+	}
 
 	/**
 	 * Keep the task invisible to other consumers for at least {@code timeout} from now. The

@@ -353,13 +353,15 @@ public class BatonEndpoint {
 	 * @param scheduledAt ISO-8601 time it was scheduled
 	 * @param unreadablePayload the stored JSON of a payload that cannot be read, as a string
 	 * (masked or sanitized), or {@code null}
+	 * @param lock the name of the lock the task holds until it ends, or {@code null}
 	 */
 	public record TaskDescriptor(String id, @Nullable Object payload, String dueAt, String scheduledAt,
-			@Nullable String unreadablePayload) {
+			@Nullable String unreadablePayload, @Nullable String lock) {
 
 		static TaskDescriptor of(ScheduledTask<?> task, ShownValues values) {
 			return new TaskDescriptor(task.id(), values.payload(task.payload()), task.dueAt().toString(),
-					task.scheduledAt().toString(), values.text(Part.UNREADABLE_PAYLOAD, task.unreadablePayload()));
+					task.scheduledAt().toString(), values.text(Part.UNREADABLE_PAYLOAD, task.unreadablePayload()),
+					task.lock());
 		}
 
 	}

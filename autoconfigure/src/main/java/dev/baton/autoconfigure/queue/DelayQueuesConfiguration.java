@@ -1,6 +1,8 @@
 package dev.baton.autoconfigure.queue;
 
 import dev.baton.autoconfigure.redis.PrimarySwitches;
+import dev.baton.lock.LockManager;
+import dev.baton.lock.spi.TokenLeases;
 import dev.baton.observation.TaskSchedulingObservationConvention;
 import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.DelayQueues;
@@ -50,15 +52,21 @@ class DelayQueuesConfiguration {
 
 	/**
 	 * Scheduling observed in the application's {@link ObservationRegistry}, named by its
-	 * convention if it declares one, and its dead-letter reason and payload envelope if it
-	 * declares them.
+	 * convention if it declares one, its dead-letter reason and payload envelope if it declares
+	 * them, and tasks that hold locks of its lock manager if that can give locks to tasks.
 	 */
 	@Bean
 	RedisDelayQueuesBuilderCustomizer delayQueuesApplicationBeansCustomizer(
 			ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<TaskSchedulingObservationConvention> convention,
-			ObjectProvider<DeadLetterReason> deadLetterReason, ObjectProvider<PayloadEnvelope> payloadEnvelope) {
+			ObjectProvider<DeadLetterReason> deadLetterReason, ObjectProvider<PayloadEnvelope> payloadEnvelope,
+			ObjectProvider<LockManager> lockManager) {
 		return (builder) -> {
+			lockManager.ifUnique((locks) -> {
+				if (locks instanceof TokenLeases) {
+					builder.lockManager(locks);
+				}
+			});
 			observationRegistry.ifUnique(builder::observationRegistry);
 			convention.ifUnique(builder::schedulingObservationConvention);
 			deadLetterReason.ifUnique(builder::deadLetterReason);

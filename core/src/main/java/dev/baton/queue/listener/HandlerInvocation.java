@@ -3,9 +3,11 @@ package dev.baton.queue.listener;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 import dev.baton.internal.ObservationSettings;
+import dev.baton.lock.LockLease;
 import dev.baton.observation.BatonObservation;
 import dev.baton.observation.DefaultTaskHandlingObservationConvention;
 import dev.baton.observation.TaskHandlingContext;
@@ -169,6 +171,11 @@ final class HandlerInvocation {
 		@Override
 		public Instant scheduledAt() {
 			return this.delivery.scheduledAt();
+		}
+
+		@Override
+		public Optional<LockLease> lease() {
+			return this.delivery.lease();
 		}
 
 		@Override

@@ -263,8 +263,11 @@ final class PartitionedClaims<T> {
 			catch (JacksonException | IllegalArgumentException ex) {
 				// A poison payload would fail on every delivery: park it at once, with the error.
 				String reason = SafeDeadLetterReason.of(this.deadLetterReason, ex);
-				this.queue.settlements().settleTokens(Settlement.DEAD, "Payload cannot be read as " + this.codec.type().getName() + ": " + reason,
-						partition, List.of(id, meta.token()));
+				List<Object> parked = this.queue.settlements().settleTokens(Settlement.DEAD, "Payload cannot be read as "
+						+ this.codec.type().getName() + ": " + reason, partition, List.of(id, meta.token()));
+				if (PartitionCalls.isOne(parked.get(0))) {
+					this.queue.taskLocks().ended(id, meta);
+				}
 				this.metrics.unreadable(this.name);
 				// The reason, not the exception's message: that may quote the stored value.
 				this.unreadableLog.log(() -> "Task '" + id + "' of queue '" + this.name + "' has a payload that cannot "

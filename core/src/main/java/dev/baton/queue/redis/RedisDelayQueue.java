@@ -13,7 +13,17 @@ import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
-import dev.baton.queue.QueueUnavailableException;
+import dev.baton.internal.DueWindow;
+import dev.baton.internal.ObservationSettings;
+import dev.baton.internal.QueueInput;
+import dev.baton.internal.TimedScripts;
+import dev.baton.lock.LeaseToken;
+import dev.baton.lock.LockLease;
+import dev.baton.lock.spi.TokenLeases;
+import dev.baton.observation.BatonObservation;
+import dev.baton.observation.DefaultTaskSchedulingObservationConvention;
+import dev.baton.observation.TaskSchedulingContext;
+import dev.baton.observation.TaskSchedulingObservationConvention;
 import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.DeadLetterRetention;
@@ -22,20 +32,14 @@ import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
 import dev.baton.queue.PartiallyScheduledException;
 import dev.baton.queue.QueueStats;
+import dev.baton.queue.QueueUnavailableException;
 import dev.baton.queue.ScheduledTask;
 import dev.baton.queue.TaskPage;
-import dev.baton.internal.DueWindow;
-import dev.baton.internal.ObservationSettings;
-import dev.baton.internal.TimedScripts;
-import dev.baton.observation.BatonObservation;
-import dev.baton.observation.DefaultTaskSchedulingObservationConvention;
-import dev.baton.observation.TaskSchedulingContext;
-import dev.baton.observation.TaskSchedulingObservationConvention;
-import io.micrometer.observation.Observation;
 import dev.baton.queue.spi.AdvanceableQueue;
 import dev.baton.queue.spi.ConsumableQueue;
-import dev.baton.internal.QueueInput;
+import dev.baton.queue.spi.PartialSettlementException;
 import dev.baton.queue.spi.WakeSignal;
+import io.micrometer.observation.Observation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -80,10 +84,13 @@ final class RedisDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, Adv
 
 	private final ObservationSettings<TaskSchedulingObservationConvention> observations;
 
+	private final TaskLocks locks;
+
 	RedisDelayQueue(String name, QueuePartitions partitions, PartitionLayout layout, PayloadCodec<T> codec,
 			Duration visibilityTimeout, DeadLetterRetention deadLetterRetention, DeadLetterReason deadLetterReason,
 			WakeChannels wakeChannels, TimedScripts timedScripts, QueueMetrics metrics,
-			ObservationSettings<TaskSchedulingObservationConvention> observations) {
+			ObservationSettings<TaskSchedulingObservationConvention> observations, @Nullable TokenLeases taskLocks) {
+		this.locks = new TaskLocks(name, taskLocks);
 		this.deadLetterReason = deadLetterReason;
 		this.observations = observations;
 		this.name = name;
@@ -118,20 +125,55 @@ final class RedisDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, Adv
 
 	@Override
 	public boolean schedule(String id, T payload, Duration delay) {
-		return scheduleOne("delay", id, payload, Long.toString(QueueInput.delayMillis(delay)));
+		return scheduleOne("delay", id, payload, Long.toString(QueueInput.delayMillis(delay)), null);
 	}
 
 	@Override
 	public boolean scheduleAt(String id, T payload, Instant dueAt) {
-		return scheduleOne("at", id, payload, Long.toString(QueueInput.dueAtMillis(dueAt)));
+		return scheduleOne("at", id, payload, Long.toString(QueueInput.dueAtMillis(dueAt)), null);
 	}
 
-	private boolean scheduleOne(String mode, String id, T payload, String time) {
+	@Override
+	public String schedule(T payload, Duration delay, LockLease lease) {
+		String id = UUID.randomUUID().toString();
+		try {
+			schedule(id, payload, delay, lease);
+		}
+		catch (QueueUnavailableException ex) {
+			throw new PartiallyScheduledException(this.name, List.of(), List.of(new NewTask<>(id, payload, delay)), ex);
+		}
+		return id;
+	}
+
+	/**
+	 * Hands the lease over to a token, stores the task with it and then extends the lock to the due
+	 * time: a crash before the extension leaves the lock its remaining lease, not the whole delay.
+	 */
+	@Override
+	public boolean schedule(String id, T payload, Duration delay, LockLease lease) {
+		long delayMillis = QueueInput.delayMillis(delay);
+		// Checked and written before the hand-over, so that bad input leaves the lease as it is.
 		String checkedId = QueueInput.id(id);
 		String json = this.codec.write(checkedId, QueueInput.payload(payload));
+		LeaseToken token = this.locks.handOver(lease);
+		if (!send("delay", checkedId, json, Long.toString(delayMillis), token)) {
+			this.locks.giveBack(lease, token);
+			return false;
+		}
+		this.locks.keepWaiting(checkedId, token, Duration.ofMillis(delayMillis));
+		return true;
+	}
+
+	private boolean scheduleOne(String mode, String id, T payload, String time, @Nullable LeaseToken lease) {
+		String checkedId = QueueInput.id(id);
+		return send(mode, checkedId, this.codec.write(checkedId, QueueInput.payload(payload)), time, lease);
+	}
+
+	private boolean send(String mode, String checkedId, String json, String time, @Nullable LeaseToken lease) {
 		List<Object> reply = observeScheduling(List.of(checkedId), (trace) -> this.calls.call(QueueScript.SCHEDULE,
 				"schedule task '" + checkedId + "'", this.partitions.forId(checkedId).forSchedule(),
-				placing(mode, trace, checkedId, json, time)));
+				placing(mode, (lease != null) ? TraceContextCodec.withLease(trace, lease) : trace, checkedId, json,
+						time)));
 		boolean scheduled = PartitionCalls.isOne(reply.get(0));
 		if (scheduled) {
 			this.metrics.scheduled(this.name, 1);
@@ -260,9 +302,15 @@ final class RedisDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, Adv
 
 	@Override
 	public boolean reschedule(String id, Duration delay) {
-		List<String> args = placing(QueueInput.id(id), Long.toString(QueueInput.delayMillis(delay)));
-		return PartitionCalls.isOne(this.calls.call(QueueScript.RESCHEDULE, "reschedule task '" + id + "'", this.partitions.forId(id).forReschedule(),
-				args).get(0));
+		long delayMillis = QueueInput.delayMillis(delay);
+		List<String> args = placing(QueueInput.id(id), Long.toString(delayMillis));
+		Object meta = this.calls.call(QueueScript.RESCHEDULE, "reschedule task '" + id + "'",
+				this.partitions.forId(id).forReschedule(), args).get(0);
+		if (meta instanceof String rescheduled) {
+			this.locks.rescheduled(id, TaskMeta.parse(rescheduled), Duration.ofMillis(delayMillis));
+			return true;
+		}
+		return false;
 	}
 
 	@Override
@@ -278,8 +326,13 @@ final class RedisDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, Adv
 	@Override
 	public boolean cancel(String id) {
 		String checkedId = QueueInput.id(id);
-		return PartitionCalls.isOne(this.calls.call(QueueScript.CANCEL, "cancel task '" + checkedId + "'", this.partitions.forId(checkedId).forCancel(),
-				placing(checkedId)).get(0));
+		Object meta = this.calls.call(QueueScript.CANCEL, "cancel task '" + checkedId + "'",
+				this.partitions.forId(checkedId).forCancel(), placing(checkedId)).get(0);
+		if (meta instanceof String cancelled) {
+			this.locks.ended(checkedId, TaskMeta.parse(cancelled));
+			return true;
+		}
+		return false;
 	}
 
 	@Override
@@ -342,7 +395,7 @@ final class RedisDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, Adv
 		TaskMeta parsed = TaskMeta.parse(meta);
 		T read = readOrNull(id, payload);
 		return new ScheduledTask<>(id, read, parsed.dueAt(), parsed.scheduledAt(), inFlight,
-				(read != null) ? null : payload);
+				(read != null) ? null : payload, (parsed.lease() != null) ? parsed.lease().name() : null);
 	}
 
 	/**
@@ -387,18 +440,40 @@ final class RedisDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, Adv
 
 	@Override
 	public Claim<T> claim(int max, Duration visibilityTimeout) {
-		return this.claims.claim(max, visibilityTimeout);
+		Claim<T> claim = this.claims.claim(max, visibilityTimeout);
+		this.locks.keep(claim.deliveries(), visibilityTimeout);
+		return claim;
 	}
 
 	@Override
 	public List<Delivery<T>> extendVisibility(Collection<? extends Delivery<T>> deliveries,
 			Duration visibilityTimeout) {
-		return this.settlements.extendVisibility(deliveries, visibilityTimeout);
+		List<Delivery<T>> stale = this.settlements.extendVisibility(deliveries, visibilityTimeout);
+		// Stale ones too: their task may hold the lock elsewhere (never shortened), or be gone with it (reported).
+		this.locks.keep(deliveries, visibilityTimeout);
+		this.locks.settled(stale, false, List.of());
+		return stale;
 	}
 
 	@Override
 	public List<Delivery<T>> acknowledge(Collection<? extends Delivery<T>> deliveries) {
-		return this.settlements.settle(Settlement.ACK, "", deliveries);
+		return settleAll(Settlement.ACK, deliveries);
+	}
+
+	/** Settles deliveries at once, then releases the locks of the tasks that ended or leaves them to the task. */
+	private List<Delivery<T>> settleAll(Settlement settlement, Collection<? extends Delivery<T>> deliveries) {
+		boolean ends = settlement == Settlement.ACK;
+		try {
+			List<Delivery<T>> stale = this.settlements.settle(settlement, "", deliveries);
+			this.locks.settled(deliveries, ends, stale);
+			return stale;
+		}
+		catch (PartialSettlementException ex) {
+			List<Delivery<T>> notSettled = new ArrayList<>(ex.<T>stale());
+			notSettled.addAll(ex.<T>unsettled());
+			this.locks.settled(deliveries, ends, notSettled);
+			throw ex;
+		}
 	}
 
 	@Override
@@ -413,7 +488,8 @@ final class RedisDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, Adv
 
 	@Override
 	public void handBack(Collection<? extends Delivery<T>> deliveries) {
-		this.settlements.settle(Settlement.HAND_BACK, "", deliveries);
+		this.locks.beforeRequeue(deliveries, Duration.ZERO);
+		settleAll(Settlement.HAND_BACK, deliveries);
 	}
 
 	@Override
@@ -426,9 +502,31 @@ final class RedisDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, Adv
 		return this.settlements;
 	}
 
-	/** Settles one delivery; {@code false} if it was stale. */
+	/** Settles one delivery, and keeps, releases or leaves the lock its task holds; {@code false} if it was stale. */
 	boolean settle(Settlement settlement, String argument, RedisDelivery<T> delivery) {
-		return this.settlements.settleOne(settlement, argument, delivery);
+		List<RedisDelivery<T>> one = List.of(delivery);
+		if (settlement == Settlement.RETRY) {
+			this.locks.beforeRequeue(one, Duration.ofMillis(Long.parseLong(argument)));
+		}
+		boolean current = this.settlements.settleOne(settlement, argument, delivery);
+		List<RedisDelivery<T>> stale = current ? List.of() : one;
+		if (settlement == Settlement.EXTEND) {
+			this.locks.keep(one, Duration.ofMillis(Long.parseLong(argument)));
+			this.locks.settled(stale, false, List.of());
+		}
+		else {
+			this.locks.settled(one, settlement == Settlement.ACK || settlement == Settlement.DEAD, stale);
+		}
+		return current;
+	}
+
+	TaskLocks taskLocks() {
+		return this.locks;
+	}
+
+	/** The lease of a claimed task as its delivery keeps it, or {@code null}. */
+	@Nullable TaskLease leaseOf(String id, TaskMeta meta) {
+		return this.locks.leaseOf(id, meta);
 	}
 
 	@Override

@@ -7,17 +7,19 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 
-import dev.baton.queue.QueueUnavailableException;
 import dev.baton.internal.ObservationSettings;
 import dev.baton.internal.PrimarySwitchWatch;
+import dev.baton.internal.QueueInput;
 import dev.baton.internal.TimedScripts;
+import dev.baton.lock.LockManager;
+import dev.baton.lock.spi.TokenLeases;
 import dev.baton.observation.TaskSchedulingObservationConvention;
 import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.DeadLetterRetention;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.PayloadEnvelope;
-import dev.baton.internal.QueueInput;
+import dev.baton.queue.QueueUnavailableException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
@@ -90,6 +92,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 	private final PayloadEnvelope payloadEnvelope;
 
+	private final @Nullable TokenLeases taskLocks;
+
 	private RedisDelayQueues(Builder builder) {
 		this.jsonMapper = PayloadTypeIds.withoutDefaultTyping(builder.jsonMapper);
 		this.keyPrefix = builder.keyPrefix;
@@ -106,6 +110,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		this.partitions = builder.partitions;
 		this.maxPayloadSize = builder.maxPayloadSize;
 		this.payloadEnvelope = builder.payloadEnvelope;
+		this.taskLocks = builder.taskLocks;
 		this.wakeChannels = new WakeChannels(builder.connectionFactory);
 		this.timedScripts = new TimedScripts(builder.connectionFactory, builder.commandTimeout,
 				QueueUnavailableException::new);
@@ -199,7 +204,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 				new PayloadCodec<>(this.jsonMapper, name, this.payloadEnvelope, payloadType, this.strictPayloads.test(name),
 						this.maxPayloadSize),
 				this.visibilityTimeout, this.deadLetterRetention.apply(name), this.deadLetterReason, this.wakeChannels,
-				this.timedScripts, metrics, observations);
+				this.timedScripts, metrics, observations, this.taskLocks);
 	}
 
 	/**
@@ -260,6 +265,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		private int maxPayloadSize = DEFAULT_MAX_PAYLOAD_SIZE;
 
 		private PayloadEnvelope payloadEnvelope = PayloadEnvelope.NONE;
+
+		private @Nullable TokenLeases taskLocks;
 
 		private Builder(RedisConnectionFactory connectionFactory, JsonMapper jsonMapper) {
 			if (connectionFactory == null || jsonMapper == null) {
@@ -442,6 +449,25 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		 */
 		public Builder payloadEnvelope(PayloadEnvelope payloadEnvelope) {
 			this.payloadEnvelope = payloadEnvelope;
+			return this;
+		}
+
+		/**
+		 * Let tasks hold locks of this lock manager
+		 * ({@link DelayQueue#schedule(String, Object, Duration, dev.baton.lock.LockLease)}); without
+		 * one, scheduling a task with a lease is refused. Tasks scheduled with a lock by another
+		 * instance are still handled here, and their locks then run out instead of being released.
+		 * @param lockManager a lock manager on the same Redis whose leases can be handed to tasks
+		 * ({@link TokenLeases}, as the Redis lock manager is)
+		 * @return this builder
+		 * @throws IllegalArgumentException if the lock manager cannot give its locks to tasks
+		 */
+		public Builder lockManager(LockManager lockManager) {
+			if (!(lockManager instanceof TokenLeases tokenLeases)) {
+				throw new IllegalArgumentException("Lock manager " + lockManager.getClass().getName()
+						+ " cannot give its locks to tasks: it does not implement " + TokenLeases.class.getName());
+			}
+			this.taskLocks = tokenLeases;
 			return this;
 		}
 

@@ -3,9 +3,12 @@ package dev.baton.queue.redis;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 
-import dev.baton.queue.Delivery;
 import dev.baton.internal.QueueInput;
+import dev.baton.lock.LockLease;
+import dev.baton.queue.Delivery;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One delivery of a task, identified by the token the claim script gave it.
@@ -24,12 +27,15 @@ final class RedisDelivery<T> implements Delivery<T> {
 
 	private final TaskMeta meta;
 
+	private final @Nullable TaskLease lease;
+
 	RedisDelivery(RedisDelayQueue<T> queue, QueueKeys partition, String id, T payload, TaskMeta meta) {
 		this.queue = queue;
 		this.partition = partition;
 		this.id = id;
 		this.payload = payload;
 		this.meta = meta;
+		this.lease = queue.leaseOf(id, meta);
 	}
 
 	@Override
@@ -60,6 +66,16 @@ final class RedisDelivery<T> implements Delivery<T> {
 	@Override
 	public Map<String, String> traceContext() {
 		return this.meta.traceContext();
+	}
+
+	@Override
+	public Optional<LockLease> lease() {
+		return Optional.ofNullable(this.lease);
+	}
+
+	/** The lock the task holds, as this delivery keeps it, or {@code null}. */
+	@Nullable TaskLease taskLease() {
+		return this.lease;
 	}
 
 	String token() {

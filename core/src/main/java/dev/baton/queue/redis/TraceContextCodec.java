@@ -3,6 +3,7 @@ package dev.baton.queue.redis;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.baton.lock.LeaseToken;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -13,6 +14,13 @@ import org.apache.commons.logging.LogFactory;
  * that do are left out rather than corrupt the meta.
  */
 final class TraceContextCodec {
+
+	/**
+	 * The field that carries the token of the lock a task holds ({@link TaskMeta#lease()}), kept
+	 * beside the trace context so that every rewrite of the meta keeps it too; a propagation field
+	 * of that name is left out.
+	 */
+	static final String LEASE_FIELD = "baton-lease";
 
 	/** The most characters stored per task, so that large baggage cannot bloat every task. */
 	static final int MAX_LENGTH = 4096;
@@ -28,7 +36,7 @@ final class TraceContextCodec {
 		}
 		StringBuilder encoded = new StringBuilder();
 		fields.forEach((name, value) -> {
-			if (!name.isEmpty() && name.indexOf('=') < 0 && name.indexOf('\n') < 0 && value.indexOf('\n') < 0) {
+			if (!name.isEmpty() && !name.equals(LEASE_FIELD) && name.indexOf('=') < 0 && name.indexOf('\n') < 0 && value.indexOf('\n') < 0) {
 				encoded.append(encoded.isEmpty() ? '|' : '\n').append(name).append('=').append(value);
 			}
 		});
@@ -38,6 +46,11 @@ final class TraceContextCodec {
 			return "";
 		}
 		return encoded.toString();
+	}
+
+	/** An encoded trace context with the token of the lock the task holds added. */
+	static String withLease(String encoded, LeaseToken lease) {
+		return encoded + (encoded.isEmpty() ? '|' : '\n') + LEASE_FIELD + "=" + lease.asString();
 	}
 
 	/** The fields of an encoded trace context, which starts with {@code |} or is empty. */

@@ -2,7 +2,8 @@
 -- KEYS[1] due (zset), KEYS[2] tasks (hash), KEYS[3] meta (hash), KEYS[4] the partition count
 -- recorded in this partition's slot (see misplaced in common.lua)
 -- ARGV[1] id, ARGV[2] the partition count the id was placed with
--- Returns: 1 if the task was waiting and is deleted, 0 otherwise
+-- Returns: the task's meta if it was waiting and is deleted (its lock, if any, is released next),
+-- 0 otherwise
 local refused = misplaced()
 if refused then
 	return refused
@@ -18,4 +19,4 @@ if redis.call('ZREM', KEYS[1], member) == 0 then
 end
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[3], ARGV[1])
-return 1
+return meta

@@ -5,7 +5,8 @@
 -- KEYS[5] the partition count recorded in this partition's slot (see misplaced in common.lua)
 -- ARGV[1] id, ARGV[2] delay in milliseconds from now (Redis time), ARGV[3] the partition count
 -- the id was placed with
--- Returns: 1 if the task was waiting and is moved, 0 otherwise
+-- Returns: the task's new meta if it was waiting and is moved (its lock, if any, is kept longer
+-- next), 0 otherwise
 redis.replicate_commands()
 local refused = misplaced()
 if refused then
@@ -34,6 +35,7 @@ if earliest == nil or due < tonumber(earliest) then
 end
 redis.call('ZREM', KEYS[1], member .. id)
 member = string.format('%016.0f', reserveSequence(KEYS[3], 1, time) + 1)
-redis.call('HSET', KEYS[2], id, formatMeta(scheduled, due, attempt, token, member, trace))
+meta = formatMeta(scheduled, due, attempt, token, member, trace)
+redis.call('HSET', KEYS[2], id, meta)
 redis.call('ZADD', KEYS[1], string.format('%.0f', due), member .. id)
-return 1
+return meta

@@ -1,0 +1,157 @@
+package dev.baton.queue.redis;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.baton.lock.LeaseLostException;
+import dev.baton.lock.LeaseToken;
+import dev.baton.lock.LockLease;
+import dev.baton.lock.spi.TokenLeases;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * The lock a task holds, as one delivery of it sees it. While the delivery is in flight the lock
+ * is kept for the visibility timeout plus its lease, so that if this consumer dies the lock
+ * outlasts the task's redelivery; a retry keeps it for the backoff plus its lease. The lock is
+ * released when the task ends for good through this delivery; a delivery that turns out stale,
+ * or that gives the task back to the queue, leaves the lock to the task.
+ */
+final class TaskLease implements LockLease {
+
+	private static final Log logger = LogFactory.getLog(TaskLease.class);
+
+	private enum State {
+
+		/** This delivery holds the task, and the lock was not found lost. */
+		HELD,
+
+		/** Redis answered that the token no longer holds its lock (reported by the lock manager). */
+		LOST,
+
+		/** Released through this delivery. */
+		RELEASED,
+
+		/** This delivery no longer holds the task: settled back to the queue, or stale. */
+		LEFT
+
+	}
+
+	private final LeaseToken token;
+
+	private final TokenLeases leases;
+
+	private final String taskDescription;
+
+	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+
+	TaskLease(LeaseToken token, TokenLeases leases, String taskDescription) {
+		this.token = token;
+		this.leases = leases;
+		this.taskDescription = taskDescription;
+	}
+
+	@Override
+	public String name() {
+		return this.token.name();
+	}
+
+	@Override
+	public long fencingToken() {
+		if (this.state.get() == State.LOST) {
+			throw lost("has no fencing token to use");
+		}
+		return this.token.fencingToken();
+	}
+
+	@Override
+	public boolean isValid() {
+		return this.state.get() == State.HELD;
+	}
+
+	/** Releases the lock now, before the task ends; the task's end then changes nothing. */
+	@Override
+	public void release() {
+		if (this.state.compareAndSet(State.HELD, State.RELEASED)) {
+			this.leases.release(this.token);
+		}
+	}
+
+	/** Keeps the lock for {@code lockAtLeastFor} from now, then lets it run out. */
+	@Override
+	public void release(Duration lockAtLeastFor) {
+		if (lockAtLeastFor.isNegative() || lockAtLeastFor.isZero()) {
+			release();
+		}
+		else if (this.state.compareAndSet(State.HELD, State.RELEASED)) {
+			this.leases.extend(this.token, lockAtLeastFor);
+		}
+	}
+
+	@Override
+	public void extend(Duration leaseTime) {
+		if (this.state.get() != State.HELD) {
+			throw lost("cannot be extended");
+		}
+		if (!this.leases.extend(this.token, leaseTime)) {
+			this.state.compareAndSet(State.HELD, State.LOST);
+			throw lost("was not extended");
+		}
+	}
+
+	/** A task's lock stays with the task: hand over a lease before scheduling the task with it. */
+	@Override
+	public LeaseToken handOver() {
+		throw new UnsupportedOperationException("The lock of " + this.taskDescription
+				+ " stays with its task until the task ends; it cannot be handed over");
+	}
+
+	/**
+	 * Keeps the lock for {@code wait} plus its lease, while this delivery holds the task. A Redis
+	 * failure leaves the lock with what it had; a loss is remembered (and reported by the manager).
+	 */
+	void keepFor(Duration wait) {
+		if (this.state.get() != State.HELD) {
+			return;
+		}
+		try {
+			if (!this.leases.extend(this.token, wait.plus(this.leases.leaseOf(this.token)))) {
+				this.state.compareAndSet(State.HELD, State.LOST);
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not extend lock '" + name() + "' of " + this.taskDescription
+					+ "; it keeps the lease it had: " + ex.getMessage());
+		}
+	}
+
+	/** The task ended for good through this delivery: releases the lock. */
+	void end() {
+		if (this.state.compareAndSet(State.HELD, State.RELEASED)) {
+			try {
+				this.leases.release(this.token);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not release lock '" + name() + "' of " + this.taskDescription
+						+ ", which ended; it runs out within its lease: " + ex.getMessage());
+			}
+		}
+	}
+
+	/** This delivery no longer holds the task: the lock stays with the task. */
+	void leave() {
+		this.state.compareAndSet(State.HELD, State.LEFT);
+	}
+
+	private LeaseLostException lost(String what) {
+		return new LeaseLostException("Lock '" + name() + "' of " + this.taskDescription + " " + what + ": "
+				+ ((this.state.get() == State.LOST) ? "it was lost (it ran out, or was deleted or taken)"
+						: "this delivery no longer holds the task or its lock"));
+	}
+
+	@Override
+	public String toString() {
+		return "TaskLease[" + name() + ", " + this.taskDescription + ", " + this.state.get() + "]";
+	}
+
+}
