@@ -88,6 +88,9 @@ class SampleScenariosTests {
 
 		assertThat(second.statusCode()).isEqualTo(409);
 		assertThat(second.body()).contains("An export of this document is pending");
+		assertThat(this.client.send("GET", "/actuator/baton/queues/exports").body())
+			.as("the actuator shows the lock with its task")
+			.contains("\"lock\":\"export:report-9\"");
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(this.client.send("GET", "/exports").body()).contains("\"report-9\":1"));
 		// The job released the lock: the document can be exported again.

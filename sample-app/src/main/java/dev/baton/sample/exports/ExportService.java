@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockManager;
 import dev.baton.lock.LockNotAcquiredException;
@@ -19,9 +18,9 @@ import org.springframework.stereotype.Service;
 
 /**
  * A lock taken in a web request and released by the job that finishes the work, possibly on
- * another instance: the request takes {@code export:<document>}, extends it to cover the wait for
- * the job, hands it over and puts the token in the task; the {@code @DelayedTask} handler restores
- * the lease, exports and releases it. Until then a second export of the document is refused.
+ * another instance: the request takes {@code export:<document>} and schedules the job with it;
+ * the task holds the lock while it waits and while the {@code @DelayedTask} handler runs, and
+ * releases it when the job is done. Until then a second export of the document is refused.
  */
 @Service
 public class ExportService {
@@ -51,16 +50,8 @@ public class ExportService {
 		String lockName = "export:" + documentId;
 		LockLease lease = this.locks.tryAcquire(lockName, Duration.ZERO)
 			.orElseThrow(() -> new LockNotAcquiredException(lockName, Duration.ZERO));
-		try {
-			// The lock must outlast the wait for the job and a retry or two.
-			lease.extend(this.delay.plus(Duration.ofMinutes(5)));
-			LeaseToken token = lease.handOver();
-			return this.exports.schedule(new ExportJob(documentId, token.asString()), this.delay);
-		}
-		catch (RuntimeException ex) {
-			lease.release();
-			throw ex;
-		}
+		// The task holds the lock from now until the export has run.
+		return this.exports.schedule(new ExportJob(documentId), this.delay, lease);
 	}
 
 	/** Documents exported so far, with how many times. */
@@ -68,19 +59,18 @@ public class ExportService {
 		return Map.copyOf(this.exported);
 	}
 
-	@DelayedTask(queue = "exports", maxAttempts = "1", deadLetter = true)
+	@DelayedTask(queue = "exports", deadLetter = true)
 	void export(ExportJob job, TaskContext task) {
-		try (LockLease lease = this.locks.restore(LeaseToken.parse(job.lockToken()))) {
-			if (!lease.isValid()) {
-				// The lock ran out before the job came (it waited longer than the lock lasts):
-				// another export may be pending, so this one does nothing.
-				logger.warn("Export of " + job.documentId() + " skipped: its lock was lost before the job ran");
-				return;
-			}
-			this.exported.merge(job.documentId(), 1, Integer::sum);
-			logger.info("Exported " + job.documentId() + " with fencing token " + lease.fencingToken() + " (task "
-					+ task.id() + ")");
+		LockLease lease = task.lease().orElseThrow();
+		if (!lease.isValid()) {
+			// The lock was lost before the job came (Redis lost it, or the job waited too long):
+			// another export may be pending, so this one does nothing.
+			logger.warn("Export of " + job.documentId() + " skipped: its lock was lost before the job ran");
+			return;
 		}
+		this.exported.merge(job.documentId(), 1, Integer::sum);
+		logger.info("Exported " + job.documentId() + " with fencing token " + lease.fencingToken() + " (task "
+				+ task.id() + ")");
 	}
 
 }
