@@ -44,9 +44,10 @@ import static org.assertj.core.api.Assertions.within;
  * manual consumption ({@code poll} in due order, {@code ack}). Payloads are strings and a small
  * record, {@link Parcel}.
  *
- * <p>Not covered: delivery by the listener container (at least once, redelivery after a crash,
- * retries, dead letters and redrive). Those need the container and stay in Baton's own Redis
- * suites for now. No test waits for a task to fall due: tasks are due now or in hours.
+ * <p>Not covered: delivery by the listener container, which {@link ListenerContainerContractTests}
+ * checks where nothing fails (retries, dead letters, stopping); redelivery after a crash and
+ * redrive stay in Baton's own Redis suites for now. No test waits for a task to fall due: tasks are
+ * due now or in hours.
  *
  * <p>Queue names are unique per test (with the prefixes {@code orders-}, {@code invoices-} and
  * {@code emails-}), so tests need not empty the store.
