@@ -1,21 +1,12 @@
 package dev.baton.autoconfigure.actuate;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 
-import dev.baton.autoconfigure.actuate.BatonPayloadSanitizer.Part;
-import dev.baton.internal.Names;
-import dev.baton.lock.HeldLock;
 import dev.baton.lock.LockManager;
 import dev.baton.lock.LockManagerStatus;
-import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DelayQueue;
-import dev.baton.queue.QueueStats;
-import dev.baton.queue.ScheduledTask;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -78,17 +69,11 @@ public class BatonEndpoint {
 
 	private static final String LOCKS = "locks";
 
-	private final ObjectProvider<DelayQueue<?>> queues;
+	private final BatonEndpointQueues queues;
 
-	private final ObjectProvider<LockManagerStatus> lockManager;
-
-	private final Predicate<String> writableQueues;
-
-	private final TaskChangeAudit audit;
+	private final BatonEndpointLocks locks;
 
 	private final Show showValues;
-
-	private final BatonPayloadSanitizer sanitizer;
 
 	/**
 	 * Create the endpoint.
@@ -102,12 +87,10 @@ public class BatonEndpoint {
 	public BatonEndpoint(ObjectProvider<DelayQueue<?>> queues, ObjectProvider<LockManagerStatus> lockManager,
 			Predicate<String> writableQueues, ApplicationEventPublisher events, Show showValues,
 			BatonPayloadSanitizer sanitizer) {
-		this.queues = queues;
-		this.lockManager = lockManager;
-		this.writableQueues = writableQueues;
-		this.audit = new TaskChangeAudit(events);
+		TaskChangeAudit audit = new TaskChangeAudit(events);
+		this.queues = new BatonEndpointQueues(queues, writableQueues, audit, sanitizer);
+		this.locks = new BatonEndpointLocks(lockManager, audit);
 		this.showValues = showValues;
-		this.sanitizer = sanitizer;
 	}
 
 	/**
@@ -116,12 +99,7 @@ public class BatonEndpoint {
 	 */
 	@ReadOperation
 	public BatonDescriptor baton() {
-		Map<String, QueueStatsDescriptor> stats = new TreeMap<>();
-		queuesByName().forEach((name, queue) -> stats.put(name, QueueStatsDescriptor.of(queue.stats())));
-		LockManagerStatus manager = this.lockManager.getIfUnique();
-		List<LockDescriptor> locks = (manager != null) ? manager.heldLocks().stream().map(LockDescriptor::of).toList()
-				: List.of();
-		return new BatonDescriptor(stats, locks);
+		return new BatonDescriptor(this.queues.stats(), this.locks.held());
 	}
 
 	/**
@@ -171,16 +149,7 @@ public class BatonEndpoint {
 	public @Nullable QueueDescriptor queue(String section, String name, @Nullable Integer limit,
 			@Nullable DueWindowRequest window, boolean showValues) {
 		int max = checkedLimit(limit);
-		DelayQueue<?> queue = QUEUES.equals(section) ? queuesByName().get(name) : null;
-		if (queue == null) {
-			return null;
-		}
-		ShownValues values = new ShownValues(name, showValues, this.sanitizer);
-		DueWindowDescriptor dueWindow = (window != null) ? window.read(queue, max, values) : null;
-		return new QueueDescriptor(name, QueueStatsDescriptor.of(queue.stats()),
-				queue.peek(max).stream().map((task) -> TaskDescriptor.of(task, values)).toList(),
-				queue.deadLetters(max).stream().map((deadLetter) -> DeadLetterDescriptor.of(deadLetter, values)).toList(),
-				dueWindow);
+		return QUEUES.equals(section) ? this.queues.read(name, max, window, showValues) : null;
 	}
 
 	/**
@@ -196,8 +165,8 @@ public class BatonEndpoint {
 	@WriteOperation
 	public @Nullable TaskChange redrive(@Selector String section, @Selector String name, @Selector String kind,
 			@Selector String id, @Selector String action, SecurityContext security) {
-		return "redrive".equals(action)
-				? change(section, name, kind, DEAD_LETTERS, id, "redrive", DelayQueue::redrive, security) : null;
+		return ("redrive".equals(action) && isQueuePath(section, kind, DEAD_LETTERS))
+				? this.queues.change(name, id, "redrive", DelayQueue::redrive, security) : null;
 	}
 
 	/**
@@ -212,10 +181,11 @@ public class BatonEndpoint {
 	@DeleteOperation
 	public @Nullable TaskChange delete(@Selector String section, @Selector String name, @Selector String kind,
 			@Selector String id, SecurityContext security) {
-		if (TASKS.equals(kind)) {
-			return change(section, name, kind, TASKS, id, "cancel", DelayQueue::cancel, security);
+		if (isQueuePath(section, kind, TASKS)) {
+			return this.queues.change(name, id, "cancel", DelayQueue::cancel, security);
 		}
-		return change(section, name, kind, DEAD_LETTERS, id, "purge", DelayQueue::purgeDeadLetter, security);
+		return isQueuePath(section, kind, DEAD_LETTERS)
+				? this.queues.change(name, id, "purge", DelayQueue::purgeDeadLetter, security) : null;
 	}
 
 	/**
@@ -228,55 +198,11 @@ public class BatonEndpoint {
 	 */
 	@DeleteOperation
 	public @Nullable LocksReleased releaseLocks(@Selector String section, SecurityContext security) {
-		if (!LOCKS.equals(section) || !(this.lockManager.getIfUnique() instanceof LockManager manager)) {
-			return null;
-		}
-		return this.audit.record(security, new LocksReleased(manager.releaseAll()));
+		return LOCKS.equals(section) ? this.locks.releaseAll(security) : null;
 	}
 
-	private @Nullable TaskChange change(String section, String name, String kind, String expectedKind, String id,
-			String action, BiPredicate<DelayQueue<?>, String> operation, SecurityContext security) {
-		DelayQueue<?> queue = (QUEUES.equals(section) && expectedKind.equals(kind)) ? queuesByName().get(name) : null;
-		if (queue == null) {
-			return null;
-		}
-		// before the audit logs the id, also when the queue is refused: a forged line stays out of the log
-		requireNoControlCharacters(id);
-		if (!this.writableQueues.test(name)) {
-			return this.audit.record(security, new TaskChange(name, id, action, Outcome.REFUSED));
-		}
-		boolean done;
-		try {
-			done = operation.test(queue, id);
-		}
-		catch (IllegalArgumentException ex) {
-			// a malformed id (too long, say) reached nothing in Redis: a bad request, not a write
-			throw invalidId(ex);
-		}
-		catch (RuntimeException ex) {
-			this.audit.record(security, new TaskChange(name, id, action, Outcome.FAILED));
-			throw ex;
-		}
-		return this.audit.record(security, new TaskChange(name, id, action, done ? Outcome.DONE : Outcome.NOT_FOUND));
-	}
-
-	private static void requireNoControlCharacters(String id) {
-		try {
-			Names.requireNoControlCharacters("Task id", id);
-		}
-		catch (IllegalArgumentException ex) {
-			throw invalidId(ex);
-		}
-	}
-
-	private static InvalidEndpointRequestException invalidId(IllegalArgumentException ex) {
-		return new InvalidEndpointRequestException(ex.getMessage(), "Invalid task id");
-	}
-
-	private Map<String, DelayQueue<?>> queuesByName() {
-		Map<String, DelayQueue<?>> byName = new TreeMap<>();
-		this.queues.orderedStream().forEach((queue) -> byName.putIfAbsent(queue.name(), queue));
-		return byName;
+	private static boolean isQueuePath(String section, String kind, String expectedKind) {
+		return QUEUES.equals(section) && expectedKind.equals(kind);
 	}
 
 	private static int checkedLimit(@Nullable Integer limit) {
@@ -288,10 +214,6 @@ public class BatonEndpoint {
 					+ " but was " + limit, "Invalid limit " + limit);
 		}
 		return limit;
-	}
-
-	private static @Nullable String text(@Nullable Instant instant) {
-		return (instant != null) ? instant.toString() : null;
 	}
 
 	/**
@@ -312,12 +234,6 @@ public class BatonEndpoint {
 	 */
 	public record QueueStatsDescriptor(long scheduled, long due, long inFlight, long dead,
 			@Nullable String oldestDueAt) {
-
-		static QueueStatsDescriptor of(QueueStats stats) {
-			return new QueueStatsDescriptor(stats.scheduled(), stats.due(), stats.inFlight(), stats.dead(),
-					text(stats.oldestDueAt()));
-		}
-
 	}
 
 	/**
@@ -357,13 +273,6 @@ public class BatonEndpoint {
 	 */
 	public record TaskDescriptor(String id, @Nullable Object payload, String dueAt, String scheduledAt,
 			@Nullable String unreadablePayload, @Nullable String lock) {
-
-		static TaskDescriptor of(ScheduledTask<?> task, ShownValues values) {
-			return new TaskDescriptor(task.id(), values.payload(task.payload()), task.dueAt().toString(),
-					task.scheduledAt().toString(), values.text(Part.UNREADABLE_PAYLOAD, task.unreadablePayload()),
-					task.lock());
-		}
-
 	}
 
 	/**
@@ -378,13 +287,6 @@ public class BatonEndpoint {
 	 */
 	public record DeadLetterDescriptor(String id, @Nullable Object payload, int attempts, @Nullable String reason,
 			String failedAt, @Nullable String unreadablePayload) {
-
-		static DeadLetterDescriptor of(DeadLetter<?> deadLetter, ShownValues values) {
-			return new DeadLetterDescriptor(deadLetter.id(), values.payload(deadLetter.payload()),
-					deadLetter.attempts(), values.text(Part.REASON, deadLetter.reason()),
-					deadLetter.failedAt().toString(), values.text(Part.UNREADABLE_PAYLOAD, deadLetter.unreadablePayload()));
-		}
-
 	}
 
 	/**
@@ -398,12 +300,6 @@ public class BatonEndpoint {
 	 */
 	public record LockDescriptor(String name, String group, long fencingToken, long heldForMillis,
 			long validForMillis, boolean renewed) {
-
-		static LockDescriptor of(HeldLock lock) {
-			return new LockDescriptor(lock.name(), lock.group(), lock.fencingToken(), lock.heldFor().toMillis(),
-					lock.validFor().toMillis(), lock.renewed());
-		}
-
 	}
 
 	/**

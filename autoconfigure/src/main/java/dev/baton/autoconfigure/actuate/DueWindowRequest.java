@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
 import dev.baton.autoconfigure.actuate.BatonEndpoint.DueWindowDescriptor;
-import dev.baton.autoconfigure.actuate.BatonEndpoint.TaskDescriptor;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.TaskPage;
 import org.jspecify.annotations.Nullable;
@@ -57,7 +56,8 @@ public record DueWindowRequest(Instant from, Instant to, @Nullable String pageTo
 			TaskPage<?> page = queue.dueBetween(this.from, this.to, limit, this.pageToken);
 			return new DueWindowDescriptor(this.from.toString(), this.to.toString(),
 					queue.countDueBetween(this.from, this.to),
-					page.tasks().stream().map((task) -> TaskDescriptor.of(task, values)).toList(), page.nextPageToken());
+					page.tasks().stream().map((task) -> BatonEndpointQueues.describe(task, values)).toList(),
+					page.nextPageToken());
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidEndpointRequestException(ex.getMessage(), "Invalid due window");

@@ -3,16 +3,12 @@ package dev.baton.lock.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeoutException;
 
 import dev.baton.internal.FailoverHold;
 import dev.baton.internal.LuaScripts;
 import dev.baton.internal.ReplicaAcknowledgedScripts.Acknowledged;
-import dev.baton.internal.ReplicaAcknowledgedScripts;
 import dev.baton.internal.TimedScripts;
 import dev.baton.lock.LockUnavailableException;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -20,13 +16,9 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The lock's Redis commands: each one atomic, one script, bounded by the lock command timeout.
- * Every failure is a {@link LockUnavailableException} that names the lock.
- *
- * <p>With replica acknowledgement, every write but a renewal also waits until the replicas have
- * it. An acquisition they do not all have is refused, as a failover could grant the lock again;
- * a release, hand-off or keep they do not all have is reported (warning and metric): after a
- * failover the lock may stay held for the rest of its lease. Renewals do not wait: a replica that
- * missed one still has the lock for two thirds of a lease.
+ * Every failure is a {@link LockUnavailableException} that names the lock. With replica
+ * acknowledgement, every write but a renewal also waits until the replicas have it
+ * ({@link ReplicatedWrites}).
  */
 final class LockCommands {
 
@@ -57,15 +49,9 @@ final class LockCommands {
 	 */
 	static final int RESERVED_TOKENS = HandOffFairness.MAX_TURNS_IN_A_ROW;
 
-	private static final Log logger = LogFactory.getLog(LockCommands.class);
-
 	private final TimedScripts calls;
 
-	private final @Nullable ReplicaAcknowledgedScripts replicated;
-
-	private final int replicasAwaited;
-
-	private final LockMetrics metrics;
+	private final ReplicatedWrites writes;
 
 	/** Noted only while a {@link dev.baton.internal.PrimarySwitchWatch} may ask for them. */
 	private volatile @Nullable RecentReleases recentReleases;
@@ -77,10 +63,7 @@ final class LockCommands {
 	LockCommands(RedisConnectionFactory connectionFactory, Duration timeout, int replicas, Duration replicaTimeout,
 			LockMetrics metrics) {
 		this.calls = new TimedScripts(connectionFactory, timeout, LockUnavailableException::new);
-		this.replicated = (replicas > 0) ? new ReplicaAcknowledgedScripts(connectionFactory, replicas, replicaTimeout,
-				timeout, LockUnavailableException::new) : null;
-		this.replicasAwaited = replicas;
-		this.metrics = metrics;
+		this.writes = new ReplicatedWrites(connectionFactory, this.calls, replicas, replicaTimeout, metrics);
 	}
 
 	Duration timeout() {
@@ -96,14 +79,12 @@ final class LockCommands {
 		TimedScripts.Script acquire = new TimedScripts.Script(ACQUIRE, List.of(keys.lock(), keys.fence(), keys.waiting()),
 				owner, String.valueOf(leaseMillis), String.valueOf(fenceMillis), String.valueOf(waitingMillis),
 				String.valueOf(RESERVED_TOKENS));
-		String what = "acquire lock '" + keys.name() + "'";
-		// Without a reply, the caller releases quietly; with replicas, on the acquisition's own connection too.
-		Acknowledged reply = (this.replicated != null) ? this.replicated.eval(what, acquire, releaseScript(keys, owner))
-				: new Acknowledged(this.calls.value(what, this.calls.evalAll(what, List.of(acquire)).get(0)), 0);
+		Acknowledged reply = this.writes.acquire("acquire lock '" + keys.name() + "'", acquire,
+				releaseScript(keys, owner));
 		List<?> result = (List<?>) reply.value();
 		long value = ((Number) result.get(1)).longValue();
 		if (((Number) result.get(0)).longValue() == 1) {
-			refuseIfUnreplicated(keys, reply);
+			this.writes.refuseIfUnreplicated(keys, reply);
 			return value;
 		}
 		// A key without expiry (not one of ours): look again in a second.
@@ -135,7 +116,7 @@ final class LockCommands {
 
 	/** Whether {@link #take} may be used: no replica acknowledgement is awaited. */
 	boolean takesWithoutScript() {
-		return this.replicated == null;
+		return !this.writes.awaitReplicas();
 	}
 
 	/**
@@ -144,7 +125,7 @@ final class LockCommands {
 	 * @return the fencing token, or 0 when {@code owner} no longer held the lock
 	 */
 	long issueToken(LockKeys keys, String owner, long fenceMillis) {
-		Acknowledged reply = write("issue a fencing token for lock '" + keys.name() + "'", ISSUE_TOKEN,
+		Acknowledged reply = this.writes.write("issue a fencing token for lock '" + keys.name() + "'", ISSUE_TOKEN,
 				List.of(keys.lock(), keys.fence()), owner, String.valueOf(fenceMillis), String.valueOf(RESERVED_TOKENS));
 		return number(reply.value());
 	}
@@ -156,15 +137,14 @@ final class LockCommands {
 	 * {@link #UNREPLICATED} when fewer replicas than awaited have the new owner (counted)
 	 */
 	long handOff(LockKeys keys, String owner, String newOwner, long leaseMillis, long fenceMillis) {
-		Acknowledged reply = write("hand over lock '" + keys.name() + "'", HAND_OFF, List.of(keys.lock(), keys.fence()),
-				owner, newOwner, String.valueOf(leaseMillis), String.valueOf(fenceMillis),
-				String.valueOf(RESERVED_TOKENS));
+		Acknowledged reply = this.writes.write("hand over lock '" + keys.name() + "'", HAND_OFF,
+				List.of(keys.lock(), keys.fence()), owner, newOwner, String.valueOf(leaseMillis),
+				String.valueOf(fenceMillis), String.valueOf(RESERVED_TOKENS));
 		long token = number(reply.value());
 		if (token > 0) {
 			noteReleased(keys, owner);
 		}
-		if (token > 0 && unreplicated(reply)) {
-			this.metrics.unreplicated("hand-off");
+		if (token > 0 && this.writes.countUnreplicated("hand-off", reply)) {
 			return UNREPLICATED;
 		}
 		return token;
@@ -187,9 +167,9 @@ final class LockCommands {
 	}
 
 	private Released release(LockKeys keys, String owner, String yielding) {
-		Acknowledged reply = write("release lock '" + keys.name() + "'", RELEASE, List.of(keys.lock(), keys.waiting()),
-				owner, keys.channel(), yielding);
-		reportIfUnreplicated(keys, "release", reply);
+		Acknowledged reply = this.writes.write("release lock '" + keys.name() + "'", RELEASE,
+				List.of(keys.lock(), keys.waiting()), owner, keys.channel(), yielding);
+		this.writes.reportIfUnreplicated(keys, "release", reply);
 		Released released = Released.values()[(int) number(reply.value())];
 		if (released.deleted()) {
 			noteReleased(keys, owner);
@@ -267,9 +247,9 @@ final class LockCommands {
 
 	/** Keeps the lock for {@code keepMillis} more, out of reach of its owner's renewals. */
 	boolean keep(LockKeys keys, String owner, long keepMillis) {
-		Acknowledged reply = write("keep lock '" + keys.name() + "'", KEEP, List.of(keys.lock(), keys.waiting()), owner,
-				String.valueOf(keepMillis), keys.channel());
-		reportIfUnreplicated(keys, "keep", reply);
+		Acknowledged reply = this.writes.write("keep lock '" + keys.name() + "'", KEEP,
+				List.of(keys.lock(), keys.waiting()), owner, String.valueOf(keepMillis), keys.channel());
+		this.writes.reportIfUnreplicated(keys, "keep", reply);
 		return number(reply.value()) == 1;
 	}
 
@@ -278,9 +258,9 @@ final class LockCommands {
 	 * @return whether the owner held it
 	 */
 	boolean extend(LockKeys keys, String owner, long leaseMillis) {
-		Acknowledged reply = write("extend lock '" + keys.name() + "'", EXTEND, List.of(keys.lock()), owner,
+		Acknowledged reply = this.writes.write("extend lock '" + keys.name() + "'", EXTEND, List.of(keys.lock()), owner,
 				String.valueOf(leaseMillis));
-		reportIfUnreplicated(keys, "extension", reply);
+		this.writes.reportIfUnreplicated(keys, "extension", reply);
 		return number(reply.value()) == 1;
 	}
 
@@ -289,9 +269,9 @@ final class LockCommands {
 	 * @return the remaining lease in ms, or -1 if the owner no longer held it
 	 */
 	long rekey(LockKeys keys, String owner, String newOwner) {
-		Acknowledged reply = write("change the owner of lock '" + keys.name() + "'", REKEY, List.of(keys.lock()), owner,
-				newOwner);
-		reportIfUnreplicated(keys, "change of owner", reply);
+		Acknowledged reply = this.writes.write("change the owner of lock '" + keys.name() + "'", REKEY,
+				List.of(keys.lock()), owner, newOwner);
+		this.writes.reportIfUnreplicated(keys, "change of owner", reply);
 		return number(reply.value());
 	}
 
@@ -319,52 +299,14 @@ final class LockCommands {
 		return number(this.calls.eval("look up lock '" + keys.name() + "'", LOCKED, List.of(keys.lock()))) == 1;
 	}
 
-	/** Runs a script that writes the lock; with replica acknowledgement, waits for the replicas. */
-	private Acknowledged write(String what, RedisScript<?> script, List<String> keys, String... args) {
-		if (this.replicated == null) {
-			return new Acknowledged(this.calls.eval(what, script, keys, args), 0);
-		}
-		return this.replicated.eval(what, new TimedScripts.Script(script, keys, args));
-	}
-
-	private boolean unreplicated(Acknowledged reply) {
-		return reply.replicas() < this.replicasAwaited;
-	}
-
-	private void refuseIfUnreplicated(LockKeys keys, Acknowledged reply) {
-		if (unreplicated(reply)) {
-			this.metrics.unreplicated("acquire");
-			String shortfall = replicasOf(reply) + " had it in time";
-			// The caller releases the lock, as for any acquisition that ends in this exception.
-			throw new LockUnavailableException("Lock '" + keys.name() + "' was not granted: " + shortfall
-					+ ", so a failover could grant it again", new TimeoutException(shortfall));
-		}
-	}
-
-	private void reportIfUnreplicated(LockKeys keys, String operation, Acknowledged reply) {
-		if (unreplicated(reply)) {
-			this.metrics.unreplicated(operation);
-			logger.warn("The " + operation + " of lock '" + keys.name() + "' took effect, but only " + replicasOf(reply)
-					+ " had it in time: after a failover the lock may stay held until its lease runs out");
-		}
-	}
-
-	private String replicasOf(Acknowledged reply) {
-		return reply.replicas() + " of " + this.replicasAwaited + " replica(s)";
-	}
-
 	/** Closes the idle connections that wait for replicas: after a failover they lead to the old primary. */
 	void closeReplicaConnections() {
-		if (this.replicated != null) {
-			this.replicated.closeIdle();
-		}
+		this.writes.closeIdle();
 	}
 
 	/** Closes the connections that wait for replicas and stops the threads that open connections. */
 	void close() {
-		if (this.replicated != null) {
-			this.replicated.close();
-		}
+		this.writes.close();
 		this.calls.close();
 	}
 

@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -28,15 +26,6 @@ import dev.baton.queue.spi.WakeSignal;
  */
 final class ClaimPacer {
 
-	/** How long another instance counts as a peer after its last claim was seen. */
-	private static final long PEER_NANOS = TimeUnit.MINUTES.toNanos(1);
-
-	/** The longest random wait before a claim, whatever the number of peers. */
-	private static final long MAX_JITTER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
-
-	/** The random wait before a claim per peer, at least: several signal trips. */
-	private static final long MIN_JITTER_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-
 	/** The queue's partition count: each partition signals on a channel of its own. */
 	private final IntSupplier partitions;
 
@@ -56,11 +45,8 @@ final class ClaimPacer {
 	/** The partitions with a task due now since the last claim, by channel. */
 	private final Map<String, DueMark> due = new HashMap<>();
 
-	/** The latest claim by another instance that took tasks, by channel. */
-	private final Map<String, TakenMark> taken = new HashMap<>();
-
-	/** When other instances were last seen to claim, as {@link System#nanoTime()}. */
-	private final Map<String, Long> peers = new HashMap<>();
+	/** Other instances' claims, for whether one took the tasks this container was woken for. */
+	private final PeerClaims peers = new PeerClaims();
 
 	/** The earliest local time a signalled task falls due, as {@link System#nanoTime()}. */
 	private long dueAtNanos = Long.MAX_VALUE;
@@ -110,8 +96,7 @@ final class ClaimPacer {
 				// Only other instances' claims: this container learns what its own took from their
 				// replies (a lone consumer left a task waiting for its idle poll when it counted its
 				// own claims here; found by the contract suite, cause not pinned down).
-				this.taken.put(takenSignal.channel(), new TakenMark(number, takenSignal));
-				this.peers.put(takenSignal.claimer(), System.nanoTime());
+				this.peers.claimed(number, takenSignal);
 				if (takenSignal.nextDueIn() != null && takenSignal.nextDueIn().isZero()) {
 					// It left tasks due: this instance claims too.
 					this.woken = true;
@@ -195,7 +180,7 @@ final class ClaimPacer {
 				Instant target = (reached == this.dueAtNanos && this.dueAtServer != null) ? this.dueAtServer
 						: nextDueServer;
 				Instant nothingDueUntil = timed ? takenPast(target) : takenAfterDueSignals();
-				if (nothingDueUntil == null && peerCount() > 0) {
+				if (nothingDueUntil == null && this.peers.count() > 0) {
 					// Woken for due tasks, like the other instances: let the first claim take them.
 					awaitJitter(active);
 					if (this.woken) {
@@ -259,9 +244,8 @@ final class ClaimPacer {
 	}
 
 	private void awaitJitter(BooleanSupplier active) {
-		long step = Math.max(MIN_JITTER_STEP_NANOS, 2 * this.claimNanos);
-		long jitter = Math.min(MAX_JITTER_NANOS, step * peerCount());
-		long until = System.nanoTime() + ThreadLocalRandom.current().nextLong(jitter + 1);
+		long jitter = this.peers.jitterNanos(this.claimNanos);
+		long until = System.nanoTime() + jitter;
 		long nanos;
 		while (!this.woken && active.getAsBoolean() && (nanos = until - System.nanoTime()) > 0) {
 			try {
@@ -284,9 +268,7 @@ final class ClaimPacer {
 		}
 		Instant until = Instant.MAX;
 		for (Map.Entry<String, DueMark> entry : this.due.entrySet()) {
-			TakenMark mark = this.taken.get(entry.getKey());
-			Instant next = (mark != null && mark.number() > entry.getValue().number()) ? nothingDueUntil(mark.signal())
-					: null;
+			Instant next = this.peers.nothingDueUntil(entry.getKey(), entry.getValue().number());
 			if (next == null || !next.isAfter(entry.getValue().at())) {
 				return null;
 			}
@@ -302,27 +284,11 @@ final class ClaimPacer {
 	 * says it is due then; one made before the task was scheduled came before its due signal.
 	 */
 	private @Nullable Instant takenPast(Instant target) {
-		if (this.partitions.getAsInt() != 1 || this.taken.isEmpty()) {
+		if (this.partitions.getAsInt() != 1) {
 			return null;
 		}
-		TakenMark mark = this.taken.values().iterator().next();
-		Instant next = nothingDueUntil(mark.signal());
-		return (mark.number() > this.lastDueNumber && next != null && next.isAfter(target)) ? next : null;
-	}
-
-	/** Until when the claim left nothing due, or {@code null} if it left tasks due. */
-	private static @Nullable Instant nothingDueUntil(WakeSignal.Taken signal) {
-		Duration nextDueIn = signal.nextDueIn();
-		if (nextDueIn == null) {
-			return Instant.MAX;
-		}
-		return nextDueIn.isZero() ? null : signal.serverTime().plus(nextDueIn);
-	}
-
-	private int peerCount() {
-		long now = System.nanoTime();
-		this.peers.values().removeIf((seen) -> now - seen > PEER_NANOS);
-		return this.peers.size();
+		Instant next = this.peers.nothingDueUntilOnlyChannel(this.lastDueNumber);
+		return (next != null && next.isAfter(target)) ? next : null;
 	}
 
 	/** Forgets what the claim about to be made, or left to another instance, answers. */
@@ -345,10 +311,6 @@ final class ClaimPacer {
 	}
 
 	private record DueMark(long number, Instant at) {
-
-	}
-
-	private record TakenMark(long number, WakeSignal.Taken signal) {
 
 	}
 

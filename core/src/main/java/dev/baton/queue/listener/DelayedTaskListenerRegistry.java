@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 
@@ -40,16 +39,12 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 	/** How long plain Spring waits for a shutdown phase ({@code DefaultLifecycleProcessor}). */
 	public static final Duration DEFAULT_SHUTDOWN_PHASE_TIMEOUT = Duration.ofSeconds(10);
 
-	/** What stopping keeps of the phase beyond the final hand-back: stopping threads and executors. */
-	private static final Duration STOP_MARGIN = Duration.ofSeconds(1);
-
 	/** Resolves the endpoints' settings, and creates their containers unless another factory is set. */
 	private final DefaultDelayedTaskListenerContainerFactory defaults;
 
 	private final DelayedTaskListenerContainerFactory containerFactory;
 
-	/** The longest a container waits for running handlers when stopping, whatever its settings. */
-	private final Duration maxShutdownWait;
+	private final ParallelShutdown shutdown;
 
 	private final Map<String, DelayedTaskEndpoint> endpoints = new LinkedHashMap<>();
 
@@ -58,19 +53,16 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 	private volatile boolean running;
 
 	private DelayedTaskListenerRegistry(Builder builder) {
-		Duration wait = builder.shutdownPhaseTimeout.minus(DelayedTaskListenerContainer.HAND_BACK_TIMEOUT)
-			.minus(STOP_MARGIN);
-		this.maxShutdownWait = wait.isNegative() ? Duration.ZERO : wait;
+		this.shutdown = new ParallelShutdown(builder.shutdownPhaseTimeout);
 		HandlerMetrics metrics = (builder.meterRegistry != null) ? new MicrometerHandlerMetrics(builder.meterRegistry)
 				: HandlerMetrics.NONE;
 		this.defaults = new DefaultDelayedTaskListenerContainerFactory(builder.queues, builder.settings,
 				builder.concurrency, builder.virtualThreads, metrics,
 				new ObservationSettings<>(ObservationSettings.registry(builder.observationRegistry, builder.meterRegistry),
 						builder.handlingConvention),
-				builder.deadLetterReason, builder.errorHandler, this.maxShutdownWait);
+				builder.deadLetterReason, builder.errorHandler, this.shutdown.maxWait());
 		this.containerFactory = (builder.containerFactory != null) ? builder.containerFactory : this.defaults;
 	}
-
 
 	/**
 	 * Start building a registry.
@@ -170,12 +162,7 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 			stopping = List.copyOf(this.containers);
 			this.containers.clear();
 		}
-		CompletableFuture
-			.allOf(stopping.stream()
-				.map((container) -> CompletableFuture.runAsync(() -> container.stop(this.maxShutdownWait),
-						DaemonThreads.named("baton-queue-stop-" + container.getQueueName())))
-				.toArray(CompletableFuture[]::new))
-			.whenComplete((result, ex) -> callback.run());
+		this.shutdown.stop(stopping, callback);
 	}
 
 	@Override
@@ -331,6 +318,7 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 			this.errorHandler = errorHandler;
 			return this;
 		}
+
 		/**
 		 * Set what creates each handler's container, instead of Baton's; it receives each
 		 * endpoint with its queue's settings merged in. The settings, error handler, metrics,
@@ -344,7 +332,6 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 			this.containerFactory = containerFactory;
 			return this;
 		}
-
 
 		/**
 		 * Build the registry.
