@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import dev.baton.internal.TimedScripts;
 import dev.baton.queue.QueueException;
@@ -28,6 +29,18 @@ final class PartitionCalls {
 		this.layout = layout;
 		this.timedScripts = timedScripts;
 		this.visibilityTimeout = visibilityTimeout;
+	}
+
+	/**
+	 * Runs the script on every partition at once and returns each reply, throwing the first
+	 * failure once all are in.
+	 */
+	List<List<Object>> onEach(List<QueueKeys> partitions, QueueScript script, String what,
+			Function<QueueKeys, List<String>> keys, List<String> args) {
+		List<PartitionCall> calls = partitions.stream()
+			.map((partition) -> new PartitionCall(keys.apply(partition), args))
+			.toList();
+		return replies(script, what + " '" + this.queue + "'", calls);
 	}
 
 	PartitionLayout layout() {

@@ -157,7 +157,7 @@ final class PartitionedClaims<T> {
 			int share = wanted / partitions.size() + ((i < wanted % partitions.size()) ? 1 : 0);
 			calls.add(new PartitionCall(partitions.get(i).forClaim(), List.of(Integer.toString(share), timeoutMillis,
 					Integer.toString(REQUEUE_BATCH), this.retention.argument(), Integer.toString(RETENTION_BATCH),
-					this.consumerId, this.queue.count())));
+					this.consumerId, Integer.toString(this.partitions.count()))));
 		}
 		String what = "claim tasks of queue '" + this.name + "'";
 		Map<PartitionCall, QueueKeys> partitionOf = new IdentityHashMap<>();

@@ -37,6 +37,13 @@ final class QueuePartitions {
 		return this.partitions.size();
 	}
 
+	/** The arguments of a script that places by id, followed by the partition count it places with. */
+	List<String> placing(String... args) {
+		List<String> all = new ArrayList<>(List.of(args));
+		all.add(Integer.toString(count()));
+		return all;
+	}
+
 	/** The partition that holds the task with the given id. */
 	QueueKeys forId(String id) {
 		if (this.partitions.size() == 1) {
