@@ -8,15 +8,25 @@ package dev.baton.harness;
  * @param instance the instance whose proxy it hits, or {@code -1} for a fault of the server
  * @param durationMillis how long it lasts (0 for an instant fault)
  * @param latencyMillis the one-way delay of a {@link FaultKind#LATENCY} fault, else 0
+ * @param node the Redis Cluster primary a server fault hits, by index, or {@code -1} for a fault of
+ * an instance or of a server that is the only one
  */
-record Fault(long atMillis, FaultKind kind, int instance, long durationMillis, long latencyMillis) {
+record Fault(long atMillis, FaultKind kind, int instance, long durationMillis, long latencyMillis, int node) {
+
+	/** A fault of an instance, or of the only server. */
+	Fault(long atMillis, FaultKind kind, int instance, long durationMillis, long latencyMillis) {
+		this(atMillis, kind, instance, durationMillis, latencyMillis, -1);
+	}
 
 	long endMillis() {
 		return this.atMillis + this.durationMillis;
 	}
 
 	String target() {
-		return (this.instance >= 0) ? "instance-" + this.instance : "redis";
+		if (this.instance >= 0) {
+			return "instance-" + this.instance;
+		}
+		return (this.node >= 0) ? "primary-" + this.node : "redis";
 	}
 
 	String describe() {

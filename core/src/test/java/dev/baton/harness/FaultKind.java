@@ -2,9 +2,10 @@ package dev.baton.harness;
 
 /**
  * The faults the harness injects. Proxy faults hit one instance's link to Redis (so partial
- * partitions happen); server faults hit Redis itself, and so every instance. The last two are
- * faults of a Sentinel set, the others of a standalone server. A consumer restart hits one
- * instance's application, not its link.
+ * partitions happen); server faults hit Redis itself, and so every instance. {@link #FAILOVER} and
+ * {@link #PRIMARY_KILL} are faults of a Sentinel set, {@link #PRIMARY_FREEZE} of a Redis Cluster
+ * (which also has {@link #CLIENT_KILL}, on one primary), the others of a standalone server. A
+ * consumer restart hits one instance's application, not its link.
  */
 enum FaultKind {
 
@@ -20,7 +21,10 @@ enum FaultKind {
 	/** The next request is forwarded, its reply dropped and the link reset: Lettuce sends it again. */
 	RESET_AFTER_FORWARD(true),
 
-	/** {@code CLIENT KILL} of every normal and pub/sub client: all instances reconnect. */
+	/**
+	 * {@code CLIENT KILL} of every normal and pub/sub client: all instances reconnect. On a Redis
+	 * Cluster, {@code CLIENT KILL TYPE normal} on the fault's primary only.
+	 */
 	CLIENT_KILL(false),
 
 	/** {@code CLIENT PAUSE} of every client for the fault's duration. */
@@ -43,7 +47,14 @@ enum FaultKind {
 	 * {@code kill -9} of the Sentinel set's primary: the sentinels promote the replica; the killed
 	 * node is restarted (empty) after the fault's duration, once they have, and they make it a replica.
 	 */
-	PRIMARY_KILL(false);
+	PRIMARY_KILL(false),
+
+	/**
+	 * {@code SIGSTOP} of one Redis Cluster primary's process, {@code SIGCONT} after the fault's
+	 * duration: its connections stay open and its commands wait, as in a long GC-like stall or a
+	 * frozen VM; beyond {@code cluster-node-timeout} the other nodes mark it failed.
+	 */
+	PRIMARY_FREEZE(false);
 
 	private final boolean perInstance;
 

@@ -105,6 +105,41 @@ final class FaultSchedule {
 		return new FaultSchedule(seed, faults);
 	}
 
+	/** The primaries of the Redis Cluster that {@link #generateCluster} draws its faults' targets from. */
+	static final int CLUSTER_PRIMARIES = 3;
+
+	/**
+	 * Between the end of one cluster fault and the next, at least: a primary frozen beyond
+	 * {@code cluster-node-timeout} (2 s) is marked failed, and the mark stays up to twice that
+	 * timeout after the failure, however soon the primary answers again.
+	 */
+	private static final long CLUSTER_SPACING_MILLIS = 2000;
+
+	/**
+	 * A timeline for a Redis Cluster of {@value #CLUSTER_PRIMARIES} primaries without replicas:
+	 * on the server track, {@link FaultKind#PRIMARY_FREEZE} of one primary for 1 to 4 s (two
+	 * faults in three) or {@link FaultKind#CLIENT_KILL} on one primary; consumer restarts as for
+	 * a standalone Redis, and no proxy faults. A method of its own, so the standalone and Sentinel
+	 * timelines of every seed stay as they were.
+	 */
+	static FaultSchedule generateCluster(long seed, int instances, long lengthMillis) {
+		Random random = new Random(seed);
+		long end = lengthMillis - QUIET_END_MILLIS;
+		List<Fault> faults = new ArrayList<>();
+		long at = QUIET_START_MILLIS + 1000 + random.nextInt(2000);
+		while (at < end) {
+			int node = random.nextInt(CLUSTER_PRIMARIES);
+			Fault fault = (random.nextInt(3) < 2)
+					? new Fault(at, FaultKind.PRIMARY_FREEZE, -1, duration(random, 1000, 4000, at, end), 0, node)
+					: new Fault(at, FaultKind.CLIENT_KILL, -1, 0, 0, node);
+			faults.add(fault);
+			at = fault.endMillis() + CLUSTER_SPACING_MILLIS + random.nextInt(3000);
+		}
+		addConsumerRestarts(seed, instances, end, faults);
+		faults.sort(Comparator.comparingLong(Fault::atMillis).thenComparingInt(Fault::instance));
+		return new FaultSchedule(seed, faults);
+	}
+
 	/**
 	 * Between the end of one Sentinel fault and the next: the demoted or restarted node must be a
 	 * replica in sync again, else the sentinels have nothing to promote.

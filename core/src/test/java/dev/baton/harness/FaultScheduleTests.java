@@ -48,4 +48,59 @@ class FaultScheduleTests {
 			.isEqualTo(FaultSchedule.generateSentinel(27, 25_000).describe());
 	}
 
+
+	@Test
+	void clusterFaultsAreFreezesAndClientKillsOfOnePrimaryOnTheServerTrack() {
+		LongStream.range(0, 200).mapToObj((seed) -> FaultSchedule.generateCluster(seed, 3, 20_000)).forEach((schedule) -> {
+			List<Fault> faults = schedule.track(-1);
+			assertThat(faults).isNotEmpty()
+				.allSatisfy((fault) -> assertThat(fault.kind()).isIn(FaultKind.PRIMARY_FREEZE, FaultKind.CLIENT_KILL))
+				.allSatisfy((fault) -> assertThat(fault.node()).isBetween(0, FaultSchedule.CLUSTER_PRIMARIES - 1))
+				.allSatisfy((fault) -> assertThat(fault.endMillis()).isLessThan(20_000));
+			for (int i = 1; i < faults.size(); i++) {
+				assertThat(faults.get(i).atMillis()).isGreaterThanOrEqualTo(faults.get(i - 1).endMillis() + 2000);
+			}
+			for (int instance = 0; instance < 3; instance++) {
+				assertThat(schedule.track(instance))
+					.allSatisfy((fault) -> assertThat(fault.kind()).isEqualTo(FaultKind.CONSUMER_RESTART));
+			}
+		});
+		assertThat(FaultSchedule.generateCluster(27, 3, 20_000).describe())
+			.isEqualTo(FaultSchedule.generateCluster(27, 3, 20_000).describe());
+	}
+
+	/** The cluster's method and the node of a fault changed no other topology's timeline. */
+	@Test
+	void standaloneAndSentinelTimelinesOfASeedAreAsBefore() {
+		assertThat(FaultSchedule.generate(27, 3, 15_000).describe()).isEqualTo(STANDALONE_27);
+		assertThat(FaultSchedule.generateSentinel(7, 25_000).describe()).isEqualTo(SENTINEL_7);
+	}
+
+	/** As on main before the cluster's timeline was added. */
+	private static final String STANDALONE_27 =
+			"Fault timeline of seed 27 (17 faults):\n"
+			+ "     893 ms  instance-2  BLACK_HOLE for 4191 ms\n"
+			+ "    1530 ms  instance-0  BLACK_HOLE for 1157 ms\n"
+			+ "    2042 ms  instance-1  RESET_AFTER_FORWARD\n"
+			+ "    2838 ms  redis       CLIENT_KILL\n"
+			+ "    3925 ms  instance-1  BLACK_HOLE for 3645 ms\n"
+			+ "    4845 ms  instance-0  CUT for 896 ms\n"
+			+ "    5184 ms  instance-2  CONSUMER_RESTART for 1259 ms\n"
+			+ "    5528 ms  redis       CLIENT_PAUSE for 2207 ms\n"
+			+ "    6251 ms  instance-0  BLACK_HOLE for 1824 ms\n"
+			+ "    6641 ms  instance-2  RESET_AFTER_FORWARD\n"
+			+ "    8701 ms  instance-2  RESET_AFTER_FORWARD\n"
+			+ "    9566 ms  instance-1  RESET_AFTER_FORWARD\n"
+			+ "   10042 ms  instance-0  RESET_AFTER_FORWARD\n"
+			+ "   10523 ms  instance-2  BLACK_HOLE for 2318 ms\n"
+			+ "   11107 ms  instance-1  CUT for 2751 ms\n"
+			+ "   12211 ms  instance-0  CUT for 467 ms\n"
+			+ "   12434 ms  redis       CLIENT_KILL\n";
+
+	private static final String SENTINEL_7 =
+			"Fault timeline of seed 7 (3 faults):\n"
+			+ "    2036 ms  redis       FAILOVER\n"
+			+ "   10521 ms  redis       PRIMARY_KILL for 4380 ms\n"
+			+ "   24155 ms  redis       FAILOVER\n";
+
 }

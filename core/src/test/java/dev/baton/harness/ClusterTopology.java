@@ -1,0 +1,320 @@
+package dev.baton.harness;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
+
+import dev.baton.test.LocalRedisCluster;
+import dev.baton.test.LocalRedisServer;
+import dev.baton.test.RedisServers;
+import io.lettuce.core.KillArgs;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * A Redis Cluster of {@value FaultSchedule#CLUSTER_PRIMARIES} primaries without replicas and
+ * without persistence ({@link RedisServers#startCluster(int)}, {@code cluster-node-timeout} 2 s),
+ * each instance a cluster client of its own with Lettuce's and Spring Boot's defaults. Its faults,
+ * on the server track, each hit one primary:
+ * <ul>
+ * <li>{@link FaultKind#PRIMARY_FREEZE}: {@code kill -STOP} of the primary's {@code redis-server}
+ * process (its pid from {@code INFO server}), {@code kill -CONT} after 1 to 4 s. Its clients'
+ * connections stay open and their commands wait; beyond the node timeout the other primaries mark
+ * it failed, and with a slot uncovered the whole cluster answers {@code CLUSTERDOWN} until the mark
+ * is cleared (up to twice the node timeout after it was set). The fault ends once every primary
+ * reports {@code cluster_state:ok} again.</li>
+ * <li>{@link FaultKind#CLIENT_KILL}: {@code CLIENT KILL TYPE normal} on the primary: the
+ * instances' connections to that node are reset, and Lettuce may send unanswered commands again
+ * after reconnecting.</li>
+ * </ul>
+ * Consumer restarts come as on the other topologies.
+ *
+ * <p>What is left out, and why:
+ * <ul>
+ * <li>Proxy faults per instance: a cluster client learns the nodes' real ports from
+ * {@code CLUSTER SLOTS} and from {@code MOVED} redirects, so a proxy in front of the seed node
+ * would be bypassed at once. It would take a proxy per instance and node and a Lettuce
+ * {@code MappingSocketAddressResolver} per instance rewriting every node's address to that
+ * instance's proxy; not built.</li>
+ * <li>{@code kill -9} of a primary with failover to its replica: this cluster has no replicas, so
+ * a killed primary would come back empty owning its slots (a standalone kill, on a third of the
+ * keys) and no failover would be tested. A cluster with replicas would add the window in which a
+ * frozen or partitioned primary's writes are lost to the promoted replica, which the docs
+ * excuse.</li>
+ * </ul>
+ *
+ * <p>Nothing is excused as lost with Redis's data ({@link #dataLoss} is empty): without a replica
+ * nothing is promoted, and without a restart nothing is forgotten. A frozen primary makes calls for
+ * its slots (and, while the cluster is down, every call) time out or fail, which the docs allow:
+ * holders lose locks they cannot renew (and are told), tasks come back after their visibility
+ * timeout, and commands queued in the frozen node's sockets run when it resumes. Every change of a
+ * primary's {@code cluster_state}, as polled every 200 ms, goes to the timeline.
+ */
+final class ClusterTopology implements HarnessTopology, ServerFaults {
+
+	/** How long after {@code SIGCONT} a freeze waits for every primary to report {@code cluster_state:ok}. */
+	private static final Duration RECOVERY_TIMEOUT = Duration.ofSeconds(15);
+
+	private final Timeline timeline;
+
+	private final LocalRedisCluster cluster = RedisServers.startCluster(FaultSchedule.CLUSTER_PRIMARIES);
+
+	private final LettuceConnectionFactory checker;
+
+	private final RedisClient client = RedisClient.create();
+
+	/** One per primary, for the faults' commands. */
+	private final List<StatefulRedisConnection<String, String>> admins = new ArrayList<>();
+
+	/** One per primary, for the state watch alone: a frozen node's queued polls delay no fault. */
+	private final List<StatefulRedisConnection<String, String>> watches = new ArrayList<>();
+
+	private final List<Long> pids = new ArrayList<>();
+
+	/** Indexes of the primaries frozen now, which the state watch leaves alone. */
+	private final Set<Integer> frozen = ConcurrentHashMap.newKeySet();
+
+	/** Each primary's last {@code cluster_state}, as the watch saw it. */
+	private final Map<Integer, String> states = new ConcurrentHashMap<>();
+
+	/** Per freeze, {start, end, back}: SIGSTOP, SIGCONT, every primary's state ok again (or -1). */
+	private final List<long[]> freezes = new CopyOnWriteArrayList<>();
+
+	private final Thread stateWatch;
+
+	private volatile boolean closed;
+
+	ClusterTopology(Timeline timeline) {
+		this.timeline = timeline;
+		try {
+			this.checker = HarnessInstance.connectionFactory(configuration());
+			for (LocalRedisServer primary : this.cluster.primaries()) {
+				StatefulRedisConnection<String, String> admin = connect(primary);
+				this.admins.add(admin);
+				this.watches.add(connect(primary));
+				this.pids.add(processId(admin.sync().info("server"), primary));
+			}
+		}
+		catch (RuntimeException ex) {
+			close();
+			throw ex;
+		}
+		this.stateWatch = new Thread(this::watchStates, "harness-cluster-state");
+		this.stateWatch.setDaemon(true);
+		this.stateWatch.start();
+	}
+
+	private RedisClusterConfiguration configuration() {
+		return new RedisClusterConfiguration(this.cluster.nodes());
+	}
+
+	private StatefulRedisConnection<String, String> connect(LocalRedisServer node) {
+		return this.client.connect(
+				RedisURI.builder().withHost(node.host()).withPort(node.port()).withTimeout(Duration.ofSeconds(2)).build());
+	}
+
+	private static long processId(String info, LocalRedisServer node) {
+		long pid = info.lines()
+			.filter((line) -> line.startsWith("process_id:"))
+			.mapToLong((line) -> Long.parseLong(line.substring("process_id:".length()).trim()))
+			.findFirst()
+			.orElseThrow(() -> new IllegalStateException("INFO server of :" + node.port() + " names no process_id"));
+		if (ProcessHandle.of(pid).isEmpty()) {
+			throw new IllegalStateException("no local process " + pid + " for the node on :" + node.port());
+		}
+		return pid;
+	}
+
+	@Override
+	public FaultSchedule schedule(long seed, int instances, long lengthMillis) {
+		return FaultSchedule.generateCluster(seed, instances, lengthMillis);
+	}
+
+	@Override
+	public Link connect(int instance) {
+		return new Link(HarnessInstance.connectionFactory(configuration()), null);
+	}
+
+	@Override
+	public LettuceConnectionFactory checker() {
+		return this.checker;
+	}
+
+	@Override
+	public ServerFaults serverFaults() {
+		return this;
+	}
+
+	@Override
+	public void apply(Fault fault, LongConsumer sleepUntil) {
+		int node = fault.node();
+		LocalRedisServer primary = this.cluster.primaries().get(node);
+		String name = "primary-" + node + " :" + primary.port();
+		switch (fault.kind()) {
+			case PRIMARY_FREEZE -> {
+				long pid = this.pids.get(node);
+				this.frozen.add(node);
+				long[] freeze = { this.timeline.now(), -1, -1 };
+				try {
+					signal("STOP", pid);
+					this.freezes.add(freeze);
+					this.timeline.record(Timeline.FAULT, name + " (pid " + pid + ") frozen, kill -STOP");
+					sleepUntil.accept(fault.endMillis());
+				}
+				finally {
+					signal("CONT", pid);
+					this.frozen.remove(node);
+				}
+				freeze[1] = this.timeline.now();
+				this.timeline.record(Timeline.FAULT, name + " resumed, kill -CONT");
+				if (awaitClusterOk()) {
+					freeze[2] = this.timeline.now();
+					this.timeline.record(Timeline.FAULT, "every primary reports cluster_state:ok");
+				}
+				else {
+					this.timeline.record(Timeline.FAULT, "not every primary reports cluster_state:ok "
+							+ RECOVERY_TIMEOUT.toSeconds() + " s after the freeze: " + this.states);
+				}
+			}
+			case CLIENT_KILL -> {
+				long killed = this.admins.get(node).sync().clientKill(KillArgs.Builder.typeNormal().skipme());
+				this.timeline.record(Timeline.FAULT, killed + " normal clients of " + name + " killed");
+			}
+			default -> throw new IllegalArgumentException(fault.kind() + " is no fault of a Redis Cluster");
+		}
+	}
+
+	private static void signal(String signal, long pid) {
+		try {
+			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true)
+				.start();
+			if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+				throw new IllegalStateException("kill -" + signal + " " + pid + " failed: "
+						+ new String(kill.getInputStream().readAllBytes()).trim());
+			}
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("cannot run kill -" + signal + " " + pid, ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("interrupted sending " + signal + " to " + pid, ex);
+		}
+	}
+
+	private boolean awaitClusterOk() {
+		long deadline = System.nanoTime() + RECOVERY_TIMEOUT.toNanos();
+		while (System.nanoTime() < deadline) {
+			if (this.admins.stream().allMatch(ClusterTopology::isOk)) {
+				return true;
+			}
+			Pause.millis(100);
+		}
+		return false;
+	}
+
+	private static boolean isOk(StatefulRedisConnection<String, String> node) {
+		try {
+			return node.sync().clusterInfo().contains("cluster_state:ok");
+		}
+		catch (RuntimeException ex) {
+			return false;
+		}
+	}
+
+	/** Records every change of a primary's {@code cluster_state}, leaving frozen primaries alone. */
+	private void watchStates() {
+		while (!this.closed) {
+			for (int node = 0; node < this.watches.size(); node++) {
+				if (this.frozen.contains(node)) {
+					continue;
+				}
+				String state;
+				try {
+					state = this.watches.get(node).sync().clusterInfo().lines()
+						.filter((line) -> line.startsWith("cluster_state:"))
+						.findFirst()
+						.orElse("cluster_state:?");
+				}
+				catch (RuntimeException ex) {
+					if (this.closed) {
+						return;
+					}
+					state = "unreachable";
+				}
+				String last = this.states.put(node, state);
+				if (!state.equals(last) && (last != null || !state.equals("cluster_state:ok"))) {
+					this.timeline.record(Timeline.FAULT, "primary-" + node + " :"
+							+ this.cluster.primaries().get(node).port() + " " + state);
+				}
+			}
+			Pause.millis(200);
+		}
+	}
+
+	/** None: no replica is promoted and no node restarted, so the cluster forgets nothing it acknowledged. */
+	@Override
+	public List<long[]> dataLoss(FaultInjector faults) {
+		return List.of();
+	}
+
+	@Override
+	public List<String> totals(TaskLedger ledger) {
+		List<String> lines = new ArrayList<>();
+		for (long[] freeze : this.freezes) {
+			lines.add("freeze from " + freeze[0] + " to " + freeze[1] + " ms, every primary ok again "
+					+ ((freeze[2] >= 0) ? "at " + freeze[2] + " ms" : "not within " + RECOVERY_TIMEOUT.toSeconds() + " s"));
+		}
+		long twice = ledger.successes.values().stream().filter((count) -> count.get() > 1).count();
+		lines.add("tasks handled more than once: " + twice + " (at-least-once, not a violation)");
+		lines.add("faults and cluster states:");
+		this.timeline.of(Timeline.FAULT).forEach((event) -> lines.add("  " + event));
+		return lines;
+	}
+
+	@Override
+	public String seedsProperty() {
+		return ClusterHarnessTests.SEEDS_PROPERTY;
+	}
+
+	@Override
+	public void close() {
+		this.closed = true;
+		// A node left stopped would only die of SIGKILL.
+		this.pids.forEach((pid) -> {
+			try {
+				signal("CONT", pid);
+			}
+			catch (RuntimeException ex) {
+				// Gone already.
+			}
+		});
+		if (this.stateWatch != null) {
+			try {
+				this.stateWatch.join(2000);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		this.watches.forEach(StatefulRedisConnection::close);
+		this.admins.forEach(StatefulRedisConnection::close);
+		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		if (this.checker != null) {
+			this.checker.destroy();
+		}
+		this.cluster.close();
+	}
+
+}
