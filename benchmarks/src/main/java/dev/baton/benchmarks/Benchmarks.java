@@ -22,6 +22,7 @@ import dev.baton.benchmarks.queue.QueueBenchmarks;
 import dev.baton.benchmarks.queue.QueueImplementations;
 import dev.baton.benchmarks.support.RedisProbe;
 import dev.baton.benchmarks.support.Table;
+import dev.baton.harness.HarnessLongRun;
 import dev.baton.test.RedisServer;
 import dev.baton.test.RedisServers;
 
@@ -41,7 +42,7 @@ public final class Benchmarks {
 	private Benchmarks() {
 	}
 
-	public static void main(String[] arguments) throws IOException {
+	public static void main(String[] arguments) throws IOException, InterruptedException {
 		if (arguments.length > 0 && arguments[0].equals(LockChild.MODE)) {
 			LockChild.main(Arrays.copyOfRange(arguments, 1, arguments.length));
 			return;
@@ -52,6 +53,11 @@ public final class Benchmarks {
 			String faults = (arguments.length > 1) ? arguments[1] : "";
 			System.out.println(FailoverBenchmarks.run(faults).toMarkdown());
 			System.exit(0);
+		}
+		if (arguments.length > 0 && arguments[0].equals("harness")) {
+			// The fault-finding harness's long run: its own Redis per run, its own arguments
+			HarnessLongRun.main(Arrays.copyOfRange(arguments, 1, arguments.length));
+			return;
 		}
 		if (arguments.length > 0 && arguments[0].equals("handover")) {
 			try (RedisServer server = RedisServers.startLocal()) {
@@ -72,7 +78,7 @@ public final class Benchmarks {
 			System.exit(0);
 		}
 		if (arguments.length == 0 || !List.of("locks", "queue", "all").contains(arguments[0])) {
-			System.err.println("Usage: java -jar baton-benchmarks.jar locks|queue|all|handover|window|failover [sentinel|cluster|review]|cluster [--runs=3] [--warmup=2s] "
+			System.err.println("Usage: java -jar baton-benchmarks.jar locks|queue|all|handover|window|failover [sentinel|cluster|review]|cluster|harness standalone|sentinel|cluster <total> [fault phase] [--runs=3] [--warmup=2s] "
 					+ "[--duration=3s] [--only=redisson,baton,...] [--tasks=100000] [--redis=redis://host:port] ...");
 			System.exit(2);
 		}

@@ -22,16 +22,24 @@ final class HarnessReport {
 
 	private final String seedsProperty;
 
+	private final int faultsApplied;
+
 	/**
 	 * @param seedsProperty the system property that replays a seed, as {@code baton.harness.seeds}
+	 * @param faultsApplied how many faults of the schedule were applied
 	 */
 	HarnessReport(FaultSchedule schedule, List<Violation> violations, List<String> totals, Timeline timeline,
-			String seedsProperty) {
+			String seedsProperty, int faultsApplied) {
 		this.schedule = schedule;
+		this.faultsApplied = faultsApplied;
 		this.seedsProperty = seedsProperty;
 		this.violations = violations;
 		this.totals = totals;
 		this.timeline = timeline;
+	}
+
+	int faultsApplied() {
+		return this.faultsApplied;
 	}
 
 	List<Violation> violations() {

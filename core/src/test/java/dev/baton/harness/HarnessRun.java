@@ -16,7 +16,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * One run of the harness for one seed: a fresh Redis without persistence ({@link HarnessTopology}:
- * standalone, each instance behind its own proxy, or a Sentinel set), {@value #INSTANCES}
+ * standalone, each instance behind its own proxy, a Sentinel set, or a Cluster), {@value #INSTANCES}
  * instances, the lock and queue workloads during the fault phase, then healing, draining and the
  * checks.
  */
@@ -137,7 +137,7 @@ final class HarnessRun {
 				"queue: " + tasks.summary() + ", " + queueChecks.summary() + ", " + stale(instances)));
 		totals.addAll(topology.totals(this.ledger));
 		HarnessReport report = new HarnessReport(schedule, this.violations.all(), totals, this.timeline,
-				topology.seedsProperty());
+				topology.seedsProperty(), faults.applied());
 		logger.info(report.describe());
 		return report;
 	}
