@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockLostEvent;
 import dev.baton.support.ProxiedRedis;
@@ -156,6 +157,51 @@ class RedisLockReplayTests {
 		assertThat(second).as("granted again, with a larger token").isGreaterThan(first);
 		assertThat(this.redis.getExpire(keys.lock(), TimeUnit.SECONDS)).as("lease set anew").isGreaterThan(25);
 		assertThat(commands.acquire(keys, "instance:2", 30_000, 60_000, 0)).as("still refused to others").isNotPositive();
+	}
+
+	@Test
+	void aHandOverRunTwiceHandsTheLockOver() throws Exception {
+		this.manager.tryAcquire("warm-up", Duration.ZERO).orElseThrow().handOver();
+		LockLease lease = this.manager.tryAcquire("order:5", Duration.ZERO).orElseThrow();
+		lease.fencingToken();
+		this.servers.proxy().dropNextReplyAndReset();
+
+		LeaseToken token = lease.handOver();
+
+		assertThat(this.redis.opsForValue().get("baton:lock:{order:5}")).isEqualTo(token.owner());
+		assertNoLoss();
+	}
+
+	@Test
+	void aRestoreRunTwiceRestoresTheLock() throws Exception {
+		LeaseToken warmUp = this.manager.tryAcquire("warm-up", Duration.ZERO).orElseThrow().handOver();
+		this.manager.restore(warmUp).release();
+		LeaseToken token = this.manager.tryAcquire("order:6", Duration.ZERO).orElseThrow().handOver();
+		this.servers.proxy().dropNextReplyAndReset();
+
+		LockLease restored = this.manager.restore(token);
+
+		assertThat(restored.isValid()).as("restored by the first run, not lost to the replay").isTrue();
+		restored.release();
+		assertThat(this.redis.hasKey("baton:lock:{order:6}")).as("released, not left to its lease").isFalse();
+		assertNoLoss();
+	}
+
+	@Test
+	void aTakeBackRunTwiceGivesTheLeaseItsLockBack() throws Exception {
+		LockLease warmUp = this.manager.tryAcquire("warm-up", Duration.ZERO).orElseThrow();
+		this.manager.takeBack(warmUp, warmUp.handOver());
+		warmUp.release();
+		LockLease lease = this.manager.tryAcquire("order:7", Duration.ZERO).orElseThrow();
+		LeaseToken token = lease.handOver();
+		this.servers.proxy().dropNextReplyAndReset();
+
+		assertThat(this.manager.takeBack(lease, token)).isTrue();
+
+		assertThat(lease.isValid()).isTrue();
+		lease.release();
+		assertThat(this.redis.hasKey("baton:lock:{order:7}")).isFalse();
+		assertNoLoss();
 	}
 
 	private void assertNoLoss() throws InterruptedException {
