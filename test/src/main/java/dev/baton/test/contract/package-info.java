@@ -4,7 +4,9 @@
  * {@link dev.baton.lock.LockManager}, {@link dev.baton.test.contract.DelayQueueContractTests}
  * for {@link dev.baton.queue.DelayQueues}, and
  * {@link dev.baton.test.contract.ListenerContainerContractTests} for the {@code @DelayedTask}
- * listener container on such queues. Baton runs them on its Redis implementations, on
+ * listener container on such queues, and {@link dev.baton.test.contract.TaskHeldLockContractTests}
+ * for queues whose tasks hold a lock of such a lock manager. Baton runs them on its Redis
+ * implementations, on
  * {@link dev.baton.test.lock.InMemoryLockManager} and on
  * {@link dev.baton.test.queue.InMemoryDelayQueues}.
  */

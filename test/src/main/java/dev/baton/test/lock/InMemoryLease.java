@@ -169,6 +169,11 @@ final class InMemoryLease implements LockLease {
 		return leave(State.HANDED_OVER) == State.HELD;
 	}
 
+	/** Makes a lease handed over held again, its token unused: {@code true} if it was handed over. */
+	boolean takenBack() {
+		return this.state.compareAndSet(State.HANDED_OVER, State.HELD);
+	}
+
 	/** Marks the lease lost if it was held, as {@code releaseAll()} does: {@code true} if it was. */
 	boolean markLost() {
 		return leave(State.LOST) == State.HELD;
@@ -176,8 +181,13 @@ final class InMemoryLease implements LockLease {
 
 	/** Leaves the held state for {@code next}, if held: the state before. */
 	private State leave(State next) {
-		// Once not held, never held again: what get() returns is the state that the failed change met.
-		return this.state.compareAndSet(State.HELD, next) ? State.HELD : this.state.get();
+		// Looked at again when a failed change met a state that takenBack() turned back to held.
+		while (true) {
+			State before = this.state.get();
+			if (before != State.HELD || this.state.compareAndSet(State.HELD, next)) {
+				return before;
+			}
+		}
 	}
 
 	private void requireHeld(String what) {

@@ -19,6 +19,7 @@ import dev.baton.lock.LockRequest;
 import dev.baton.lock.RedisLock;
 import dev.baton.lock.spi.LockBackend;
 import dev.baton.lock.spi.ThreadOwnedLock;
+import dev.baton.lock.spi.TokenLeases;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -30,7 +31,10 @@ import org.jspecify.annotations.Nullable;
  * asked for, only while the lease holds the lock), leases that run out and are then reported
  * lost, {@code release(lockAtLeastFor)}, {@code forceUnlock()}, {@code holderOf}, and locks that cross
  * instances: {@link LockLease#handOver()}, {@link #restore(LeaseToken)},
- * {@link LockLease#extend(Duration)} and {@link #releaseAll()}.
+ * {@link LockLease#extend(Duration)} and {@link #releaseAll()}. As a {@link TokenLeases} it lets
+ * {@link dev.baton.test.queue.InMemoryDelayQueues} hand its locks to delayed tasks
+ * ({@code DelayQueue.schedule(..., LockLease)}), as Baton's Redis lock manager does for Redis
+ * queues.
  *
  * <pre class="code">
  * AtomicReference&lt;Instant&gt; now = new AtomicReference&lt;&gt;(Instant.parse("2026-01-01T00:00:00Z"));
@@ -68,7 +72,7 @@ import org.jspecify.annotations.Nullable;
  * {@code releaseAll()} is only no longer valid), and the name length and key rules of Redis keys
  * (names are only checked to be non-blank and free of control characters).
  */
-public final class InMemoryLockManager implements LockManager, LockManagerStatus, AutoCloseable {
+public final class InMemoryLockManager implements LockManager, LockManagerStatus, TokenLeases, AutoCloseable {
 
 	/** The lease time of locks renewed by the watchdog when none is given: 30 s, as Baton's default. */
 	public static final Duration DEFAULT_LEASE_TIME = Duration.ofSeconds(30);
@@ -231,6 +235,48 @@ public final class InMemoryLockManager implements LockManager, LockManagerStatus
 		return this.table.releaseAll(this);
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>On the clock of the lock manager. A lock found lost is not reported otherwise: lock-lost
+	 * events are not simulated.
+	 */
+	@Override
+	public boolean extend(LeaseToken token, Duration atLeast) {
+		requireNonNull(token, "Lease token");
+		LockRequest.checkExtension(token.name(), atLeast);
+		return this.table.extend(token, atLeast);
+	}
+
+	@Override
+	public Duration leaseOf(LeaseToken token) {
+		requireNonNull(token, "Lease token");
+		return (token.leaseTime() != null) ? token.leaseTime() : this.leaseTime;
+	}
+
+	@Override
+	public boolean release(LeaseToken token) {
+		requireNonNull(token, "Lease token");
+		return this.table.release(token);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * @throws IllegalArgumentException if the lease was not granted by a manager over the same
+	 * locks as this one, or is of another lock than the token
+	 */
+	@Override
+	public boolean takeBack(LockLease lease, LeaseToken token) {
+		requireNonNull(token, "Lease token");
+		if (!(lease instanceof InMemoryLease inMemory) || inMemory.manager().table() != this.table) {
+			throw new IllegalArgumentException(lease + " was not granted by this lock manager or another instance of it");
+		}
+		if (!lease.name().equals(token.name())) {
+			throw new IllegalArgumentException("Lease token of lock '" + token.name()
+					+ "' was not handed over by the lease of lock '" + lease.name() + "'");
+		}
+		return this.table.takeBack(inMemory, token);
+	}
+
 	@Override
 	public Optional<String> holderOf(String name) {
 		checkName(name);
@@ -290,6 +336,10 @@ public final class InMemoryLockManager implements LockManager, LockManagerStatus
 
 	LockTable table() {
 		return this.table;
+	}
+
+	boolean isOpen() {
+		return !this.closed.get();
 	}
 
 	void requireOpen(String name) {

@@ -277,6 +277,71 @@ final class LockTable {
 	}
 
 	/**
+	 * Makes the lock handed over to the token last at least {@code atLeast} from now, never
+	 * shorter, if the token still holds it.
+	 * @return whether the token holds its lock
+	 */
+	boolean extend(LeaseToken token, Duration atLeast) {
+		this.monitor.lock();
+		try {
+			Entry entry = handedTo(token);
+			if (entry != null) {
+				this.entries.put(token.name(), entry.extendedTo(now().plus(atLeast)));
+			}
+			return entry != null;
+		}
+		finally {
+			this.monitor.unlock();
+		}
+	}
+
+	/**
+	 * Frees the lock handed over to the token if the token still holds it.
+	 * @return whether it did
+	 */
+	boolean release(LeaseToken token) {
+		this.monitor.lock();
+		try {
+			if (handedTo(token) == null) {
+				return false;
+			}
+			this.entries.remove(token.name());
+			this.released.signalAll();
+			return true;
+		}
+		finally {
+			this.monitor.unlock();
+		}
+	}
+
+	/**
+	 * Gives the lock handed over to the token back to the lease that handed it over, keeping its
+	 * expiry; renewed again if the lease is and its manager is open.
+	 * @return whether the token still held the lock, so that the lease holds it again
+	 */
+	boolean takeBack(InMemoryLease lease, LeaseToken token) {
+		this.monitor.lock();
+		try {
+			Entry entry = handedTo(token);
+			if (entry == null || entry.owner != lease || !lease.takenBack()) {
+				return false;
+			}
+			boolean renewed = lease.leaseTime() == null && lease.manager().isOpen();
+			this.entries.put(token.name(), new Entry(lease, entry.expiresAt, renewed, null));
+			return true;
+		}
+		finally {
+			this.monitor.unlock();
+		}
+	}
+
+	/** The live entry of the token's lock if the lock is handed over to that token, or {@code null}. */
+	private @Nullable Entry handedTo(LeaseToken token) {
+		Entry entry = entry(token.name());
+		return (entry != null && token.owner().equals(entry.handedTo)) ? entry : null;
+	}
+
+	/**
 	 * Frees every lock that a lease of the manager holds, marking those leases lost; not those
 	 * released to be kept a while, nor those handed over.
 	 * @return how many were freed

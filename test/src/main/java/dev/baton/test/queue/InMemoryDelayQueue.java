@@ -8,7 +8,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
+import dev.baton.lock.LeaseToken;
+import dev.baton.lock.LockLease;
+import dev.baton.lock.spi.TokenLeases;
 import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DeadLetterReason;
 import dev.baton.queue.DelayQueue;
@@ -35,7 +39,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A queue of an {@link InMemoryDelayQueues}: one instance's view of a {@link QueueState}, writing
- * and reading its payloads as JSON, as Baton's Redis queue does.
+ * and reading its payloads as JSON, as Baton's Redis queue does. A task scheduled with a lease
+ * stores the token it was handed over to, and its lock is kept, released or left to the task by
+ * the same steps as on Redis: kept while it waits and while a delivery holds it, released when it
+ * ends for good.
  *
  * @param <T> the payload type
  */
@@ -55,14 +62,18 @@ final class InMemoryDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, 
 
 	private final Duration visibilityTimeout;
 
+	/** The lock manager that tasks' locks are kept and released with, or {@code null} for none. */
+	private final Supplier<@Nullable TokenLeases> leases;
+
 	InMemoryDelayQueue(QueueState state, String name, Class<T> type, JsonMapper jsonMapper,
-			Duration visibilityTimeout) {
+			Duration visibilityTimeout, Supplier<@Nullable TokenLeases> leases) {
 		this.state = state;
 		this.name = name;
 		this.type = type;
 		this.jsonMapper = jsonMapper;
 		this.reader = jsonMapper.readerFor(type);
 		this.visibilityTimeout = visibilityTimeout;
+		this.leases = leases;
 	}
 
 	@Override
@@ -92,6 +103,37 @@ final class InMemoryDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, 
 	}
 
 	@Override
+	public String schedule(T payload, Duration delay, LockLease lease) {
+		String id = UUID.randomUUID().toString();
+		schedule(id, payload, delay, lease);
+		return id;
+	}
+
+	/** Hands the lease over to a token stored with the task, then keeps the lock until the task is due plus its lease. */
+	@Override
+	public boolean schedule(String id, T payload, Duration delay, LockLease lease) {
+		// Checked and written before the hand-over, so that bad input leaves the lease as it is.
+		String checkedId = QueueInput.id(id);
+		long delayMillis = QueueInput.delayMillis(delay);
+		String json = write(checkedId, payload);
+		TokenLeases leases = this.leases.get();
+		if (leases == null) {
+			throw new UnsupportedOperationException("Queue '" + this.name + "' cannot schedule tasks that hold a "
+					+ "lock: its InMemoryDelayQueues were given no lock manager");
+		}
+		if (lease == null) {
+			throw new IllegalArgumentException("Lease must not be null");
+		}
+		LeaseToken token = lease.handOver();
+		if (!this.state.schedule(List.of(new NewEntry(checkedId, json, delayMillis, null, token))).get(0)) {
+			leases.takeBack(lease, token);
+			return false;
+		}
+		keepWaiting(token, delayMillis);
+		return true;
+	}
+
+	@Override
 	public List<String> scheduleAll(Collection<NewTask<T>> tasks) {
 		// Every task is checked and written before the first is stored, so bad input stores nothing.
 		List<NewEntry> entries = new ArrayList<>(tasks.size());
@@ -114,12 +156,38 @@ final class InMemoryDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, 
 
 	@Override
 	public boolean reschedule(String id, Duration delay) {
-		return this.state.reschedule(QueueInput.id(id), QueueInput.delayMillis(delay));
+		String checkedId = QueueInput.id(id);
+		long delayMillis = QueueInput.delayMillis(delay);
+		Stored moved = this.state.reschedule(checkedId, delayMillis);
+		if (moved != null) {
+			keepWaiting(moved.lease(), delayMillis);
+		}
+		return moved != null;
 	}
 
 	@Override
 	public boolean cancel(String id) {
-		return this.state.cancel(QueueInput.id(id));
+		Stored cancelled = this.state.cancel(QueueInput.id(id));
+		if (cancelled != null) {
+			ended(cancelled.lease());
+		}
+		return cancelled != null;
+	}
+
+	/** Keeps the lock of a task that waits {@code delayMillis}, if it holds one, until it is due plus its lease. */
+	private void keepWaiting(@Nullable LeaseToken token, long delayMillis) {
+		TokenLeases leases = this.leases.get();
+		if (token != null && leases != null) {
+			leases.extend(token, TaskLock.keepFor(leases, token, Duration.ofMillis(delayMillis)));
+		}
+	}
+
+	/** Releases the lock of a task that ended for good without a delivery, if it holds one. */
+	private void ended(@Nullable LeaseToken token) {
+		TokenLeases leases = this.leases.get();
+		if (token != null && leases != null) {
+			leases.release(token);
+		}
 	}
 
 	@Override
@@ -153,7 +221,7 @@ final class InMemoryDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, 
 	private ScheduledTask<T> view(Stored task) {
 		T payload = readOrNull(task.json());
 		return new ScheduledTask<>(task.id(), payload, task.dueAt(), task.scheduledAt(), task.inFlight(),
-				(payload != null) ? null : task.json());
+				(payload != null) ? null : task.json(), (task.lease() != null) ? task.lease().name() : null);
 	}
 
 	@Override
@@ -175,11 +243,16 @@ final class InMemoryDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, 
 				String reason = "Payload cannot be read as " + this.type.getName() + ": "
 						+ DeadLetterReason.EXCEPTION_CLASS.of(ex);
 				this.state.settle(Settlement.DEAD, reason, List.of(new QueueState.Token(task.id(), task.token())));
+				ended(task.lease());
 				logger.warn("Task '" + task.id() + "' of queue '" + this.name + "' has a payload that cannot be read as "
 						+ this.type.getName() + "; it was dead-lettered with its stored JSON: " + reason);
 				continue;
 			}
-			deliveries.add(new InMemoryDelivery<>(this, task, payload));
+			TaskLock lock = lockOf(task);
+			if (lock != null) {
+				lock.keep(visibilityTimeout);
+			}
+			deliveries.add(new InMemoryDelivery<>(this, task, payload, lock));
 		}
 		long nextDueIn = claimed.nextDueInMillis();
 		return new Claim<>(deliveries, (nextDueIn < 0) ? null : Duration.ofMillis(nextDueIn), claimed.now());
@@ -201,11 +274,17 @@ final class InMemoryDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, 
 		settleAll(Settlement.HAND_BACK, "", deliveries);
 	}
 
+	/** The lock of a claimed task as its delivery holds it, or {@code null} if it holds none or there is no lock manager. */
+	private @Nullable TaskLock lockOf(Stored task) {
+		TokenLeases leases = this.leases.get();
+		return (task.lease() != null && leases != null) ? new TaskLock(task.lease(), leases) : null;
+	}
+
 	boolean settle(Settlement settlement, String argument, InMemoryDelivery<T> delivery) {
 		return settleAll(settlement, argument, List.of(delivery)).isEmpty();
 	}
 
-	/** Settles the deliveries at once; returns the stale ones. */
+	/** Settles the deliveries at once, keeping, releasing or leaving the locks of their tasks; returns the stale ones. */
 	private List<Delivery<T>> settleAll(Settlement settlement, String argument,
 			Collection<? extends Delivery<T>> deliveries) {
 		List<InMemoryDelivery<T>> ours = new ArrayList<>(deliveries.size());
@@ -216,6 +295,12 @@ final class InMemoryDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, 
 			ours.add(inMemory);
 		}
 		String stored = (settlement == Settlement.DEAD) ? QueueInput.reason(argument) : argument;
+		Duration wait = (settlement == Settlement.RETRY || settlement == Settlement.EXTEND)
+				? Duration.ofMillis(Long.parseLong(argument)) : Duration.ZERO;
+		if (settlement == Settlement.RETRY || settlement == Settlement.HAND_BACK) {
+			// Before the task is due again: its lock is kept until then plus its lease.
+			ours.forEach((delivery) -> keep(delivery, wait));
+		}
 		List<Boolean> current = this.state.settle(settlement, stored,
 				ours.stream().map(InMemoryDelivery::token).toList());
 		List<Delivery<T>> stale = new ArrayList<>();
@@ -223,8 +308,35 @@ final class InMemoryDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, 
 			if (!current.get(i)) {
 				stale.add(ours.get(i));
 			}
+			settled(ours.get(i).lock(), settlement, wait, current.get(i));
 		}
 		return stale;
+	}
+
+	private static void keep(InMemoryDelivery<?> delivery, Duration wait) {
+		if (delivery.lock() != null) {
+			delivery.lock().keep(wait);
+		}
+	}
+
+	/**
+	 * After a delivery was settled: an acknowledgement or dead letter of the current delivery
+	 * releases the task's lock, an extension keeps it, anything else leaves it to the task.
+	 */
+	private static void settled(@Nullable TaskLock lock, Settlement settlement, Duration wait, boolean current) {
+		if (lock == null) {
+			return;
+		}
+		if (settlement == Settlement.EXTEND) {
+			// A stale one too: a lock is never shortened, and one gone with its task is found lost.
+			lock.keep(wait);
+		}
+		if (current && (settlement == Settlement.ACK || settlement == Settlement.DEAD)) {
+			lock.release();
+		}
+		else if (!current || settlement != Settlement.EXTEND) {
+			lock.leave();
+		}
 	}
 
 	@Override

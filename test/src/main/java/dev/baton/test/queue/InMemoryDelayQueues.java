@@ -5,6 +5,8 @@ import java.time.InstantSource;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.baton.lock.LockManager;
+import dev.baton.lock.spi.TokenLeases;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.DelayQueues;
 import dev.baton.internal.QueueInput;
@@ -24,6 +26,13 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code reschedule}, {@code find}, {@code peek} and {@code stats}. Payloads are stored as JSON
  * written with the given {@link JsonMapper} and read back for every delivery, so a payload that
  * Jackson cannot write fails to schedule, and one it cannot read is dead-lettered, as on Redis.
+ *
+ * <p><strong>Tasks that hold a lock.</strong> Given a lock manager ({@link #lockManager}, such as
+ * an {@link dev.baton.test.lock.InMemoryLockManager} on the same clock), its queues schedule tasks
+ * that hold a lock until they end ({@code schedule(..., LockLease)}), as Baton's Redis queues do:
+ * the lease is handed over to the task, which keeps the lock while it waits, while a delivery
+ * holds it ({@code Delivery.lease()}) and through retries and redeliveries, and releases it when
+ * it is acknowledged, dead-lettered or cancelled; {@code find} and {@code peek} name its lock.
  *
  * <pre class="code">
  * AtomicReference&lt;Instant&gt; now = new AtomicReference&lt;&gt;(Instant.parse("2026-01-01T00:00:00Z"));
@@ -70,6 +79,8 @@ public final class InMemoryDelayQueues implements DelayQueues {
 
 	private final Map<String, InMemoryDelayQueue<?>> queues = new ConcurrentHashMap<>();
 
+	private volatile @Nullable TokenLeases lockManager;
+
 	/** Queues whose tasks fall due in real time, with payloads written by a default {@link JsonMapper}. */
 	public InMemoryDelayQueues() {
 		this(InstantSource.system());
@@ -110,11 +121,36 @@ public final class InMemoryDelayQueues implements DelayQueues {
 
 	/**
 	 * Another instance of the application: queues over the same tasks and clock, with the same
-	 * JSON mapper, whose consumers are woken by this instance's changes and the other way round.
+	 * JSON mapper and lock manager, whose consumers are woken by this instance's changes and the
+	 * other way round.
 	 * @return the new instance
 	 */
 	public InMemoryDelayQueues anotherInstance() {
-		return new InMemoryDelayQueues(this.states, this.clock, this.jsonMapper);
+		InMemoryDelayQueues instance = new InMemoryDelayQueues(this.states, this.clock, this.jsonMapper);
+		instance.lockManager = this.lockManager;
+		return instance;
+	}
+
+	/**
+	 * Let tasks of these queues hold locks of this lock manager
+	 * ({@link DelayQueue#schedule(String, Object, Duration, dev.baton.lock.LockLease)}), as
+	 * {@code RedisDelayQueues.builder(...).lockManager(...)} does; without one, scheduling a task
+	 * with a lease is refused, and the locks of tasks scheduled with one by another instance run
+	 * out instead of being released. Applies to the queues already obtained too.
+	 * @param lockManager a lock manager over the same locks as the leases handed to tasks, such as
+	 * an {@link dev.baton.test.lock.InMemoryLockManager}
+	 * @return these queues
+	 * @throws IllegalArgumentException if the lock manager cannot give its locks to tasks (it does
+	 * not implement {@link TokenLeases})
+	 */
+	public InMemoryDelayQueues lockManager(LockManager lockManager) {
+		if (!(lockManager instanceof TokenLeases tokenLeases)) {
+			String type = (lockManager != null) ? lockManager.getClass().getName() : "null";
+			throw new IllegalArgumentException("Lock manager " + type + " cannot give its locks to tasks: it does not "
+					+ "implement " + TokenLeases.class.getName());
+		}
+		this.lockManager = tokenLeases;
+		return this;
 	}
 
 	@Override
@@ -126,7 +162,7 @@ public final class InMemoryDelayQueues implements DelayQueues {
 		}
 		return (DelayQueue<T>) this.queues.computeIfAbsent(name + "\u0000" + payloadType.getName(),
 				(key) -> new InMemoryDelayQueue<>(state(name), name, payloadType, this.jsonMapper,
-						DEFAULT_VISIBILITY_TIMEOUT));
+						DEFAULT_VISIBILITY_TIMEOUT, () -> this.lockManager));
 	}
 
 	private QueueState state(String name) {

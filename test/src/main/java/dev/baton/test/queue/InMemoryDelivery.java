@@ -2,11 +2,14 @@ package dev.baton.test.queue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
+import dev.baton.lock.LockLease;
 import dev.baton.queue.Delivery;
 import dev.baton.internal.QueueInput;
 import dev.baton.test.queue.QueueState.Settlement;
 import dev.baton.test.queue.QueueState.Stored;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One delivery of a task of an {@link InMemoryDelayQueue}, identified by the token its claim gave
@@ -22,10 +25,18 @@ final class InMemoryDelivery<T> implements Delivery<T> {
 
 	private final T payload;
 
-	InMemoryDelivery(InMemoryDelayQueue<T> queue, Stored task, T payload) {
+	private final @Nullable TaskLock lock;
+
+	InMemoryDelivery(InMemoryDelayQueue<T> queue, Stored task, T payload, @Nullable TaskLock lock) {
 		this.queue = queue;
 		this.task = task;
 		this.payload = payload;
+		this.lock = lock;
+	}
+
+	/** The lock its task holds, as this delivery holds it, or {@code null}. */
+	@Nullable TaskLock lock() {
+		return this.lock;
 	}
 
 	InMemoryDelayQueue<T> queue() {
@@ -59,6 +70,11 @@ final class InMemoryDelivery<T> implements Delivery<T> {
 	@Override
 	public Instant scheduledAt() {
 		return this.task.scheduledAt();
+	}
+
+	@Override
+	public Optional<LockLease> lease() {
+		return Optional.ofNullable(this.lock);
 	}
 
 	@Override

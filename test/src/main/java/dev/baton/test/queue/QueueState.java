@@ -15,6 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 import dev.baton.internal.DueWindow;
+import dev.baton.lock.LeaseToken;
 import dev.baton.queue.QueueStats;
 import dev.baton.queue.spi.WakeSignal;
 import org.apache.commons.logging.Log;
@@ -79,7 +80,7 @@ final class QueueState {
 				}
 				Instant dueAt = (entry.dueAt() != null) ? entry.dueAt() : now.plusMillis(entry.delayMillis());
 				wake |= fallsDueFirst(dueAt);
-				Task task = new Task(entry.id(), entry.json(), now, dueAt);
+				Task task = new Task(entry.id(), entry.json(), now, dueAt, entry.lease());
 				this.tasks.put(task.id, task);
 				line(task);
 				results.add(true);
@@ -101,34 +102,39 @@ final class QueueState {
 		this.waiting.add(task);
 	}
 
-	/** Deletes a waiting task; one in flight or unknown stays as it is. */
-	boolean cancel(String id) {
+	/** Deletes a waiting task; one in flight or unknown stays as it is. Returns the task deleted, or {@code null}. */
+	@Nullable Stored cancel(String id) {
 		synchronized (this) {
 			Task task = this.tasks.get(id);
 			if (task == null || task.visibleUntil != null) {
-				return false;
+				return null;
 			}
 			this.waiting.remove(task);
 			this.tasks.remove(id);
-			return true;
+			return task.stored();
 		}
 	}
 
-	/** Moves a waiting task to fall due {@code delayMillis} from now, after the tasks due then. */
-	boolean reschedule(String id, long delayMillis) {
+	/**
+	 * Moves a waiting task to fall due {@code delayMillis} from now, after the tasks due then.
+	 * Returns the task moved, or {@code null}.
+	 */
+	@Nullable Stored reschedule(String id, long delayMillis) {
 		boolean wake;
+		Stored moved;
 		synchronized (this) {
 			Task task = this.tasks.get(id);
 			if (task == null || task.visibleUntil != null) {
-				return false;
+				return null;
 			}
 			this.waiting.remove(task);
 			task.dueAt = now().plusMillis(delayMillis);
 			wake = fallsDueFirst(task.dueAt);
 			line(task);
+			moved = task.stored();
 		}
 		wakeIf(wake);
-		return true;
+		return moved;
 	}
 
 	/**
@@ -335,7 +341,8 @@ final class QueueState {
 				return false;
 			}
 			this.dead.remove(id);
-			Task task = new Task(id, letter.json(), letter.scheduledAt(), now());
+			// A dead letter holds no lock: it runs again without one.
+			Task task = new Task(id, letter.json(), letter.scheduledAt(), now(), null);
 			this.tasks.put(id, task);
 			line(task);
 		}
@@ -393,8 +400,13 @@ final class QueueState {
 	 * @param json its payload
 	 * @param delayMillis its delay from now, when {@code dueAt} is {@code null}
 	 * @param dueAt its due time, or {@code null}
+	 * @param lease the token of the lock it holds, or {@code null}
 	 */
-	record NewEntry(String id, String json, long delayMillis, @Nullable Instant dueAt) {
+	record NewEntry(String id, String json, long delayMillis, @Nullable Instant dueAt, @Nullable LeaseToken lease) {
+
+		NewEntry(String id, String json, long delayMillis, @Nullable Instant dueAt) {
+			this(id, json, delayMillis, dueAt, null);
+		}
 
 	}
 
@@ -416,9 +428,10 @@ final class QueueState {
 	 * @param attempt its deliveries so far
 	 * @param token the token of its last delivery
 	 * @param inFlight whether a consumer holds it
+	 * @param lease the token of the lock it holds, or {@code null}
 	 */
 	record Stored(String id, String json, Instant scheduledAt, Instant dueAt, int attempt, long token,
-			boolean inFlight) {
+			boolean inFlight, @Nullable LeaseToken lease) {
 
 	}
 
@@ -454,6 +467,9 @@ final class QueueState {
 
 		final Instant scheduledAt;
 
+		/** The token of the lock it holds until it ends, or {@code null}. */
+		final @Nullable LeaseToken lease;
+
 		Instant dueAt;
 
 		long sequence;
@@ -465,16 +481,17 @@ final class QueueState {
 		/** The end of its visibility while in flight, {@code null} while it waits. */
 		@Nullable Instant visibleUntil;
 
-		Task(String id, String json, Instant scheduledAt, Instant dueAt) {
+		Task(String id, String json, Instant scheduledAt, Instant dueAt, @Nullable LeaseToken lease) {
 			this.id = id;
 			this.json = json;
 			this.scheduledAt = scheduledAt;
 			this.dueAt = dueAt;
+			this.lease = lease;
 		}
 
 		Stored stored() {
 			return new Stored(this.id, this.json, this.scheduledAt, this.dueAt, this.attempt, this.token,
-					this.visibleUntil != null);
+					this.visibleUntil != null, this.lease);
 		}
 
 	}

@@ -200,6 +200,46 @@ class InMemoryLockManagerTests {
 	}
 
 	@Test
+	void aTokenExtendsAndReleasesItsLockOnlyWhileItHoldsIt() {
+		LockLease lease = this.locks.tryAcquire("export", Duration.ZERO).orElseThrow();
+		LeaseToken token = lease.handOver();
+		assertThat(this.locks.leaseOf(token)).as("the watchdog lease").isEqualTo(InMemoryLockManager.DEFAULT_LEASE_TIME);
+
+		assertThat(this.locks.extend(token, Duration.ofMinutes(5))).isTrue();
+		advance(Duration.ofMinutes(4));
+		assertThat(this.locks.anotherInstance().tryAcquire("export", Duration.ZERO)).isEmpty();
+		assertThat(this.locks.release(token)).isTrue();
+		assertThat(this.locks.release(token)).as("released before").isFalse();
+
+		LockLease newOwner = this.locks.anotherInstance().tryAcquire("export", Duration.ZERO).orElseThrow();
+		assertThat(this.locks.extend(token, Duration.ofMinutes(5))).isFalse();
+		assertThat(this.locks.release(token)).isFalse();
+		assertThat(newOwner.isValid()).as("never touched").isTrue();
+	}
+
+	@Test
+	void aLeaseTakesBackTheLockItHandedOverWhileTheTokenHoldsIt() {
+		LockLease renewed = this.locks.tryAcquire("renewed", Duration.ZERO).orElseThrow();
+		LeaseToken renewedToken = renewed.handOver();
+		LockLease leased = this.locks.tryAcquire("leased", Duration.ZERO, Duration.ofMinutes(2)).orElseThrow();
+		LeaseToken leasedToken = leased.handOver();
+		assertThat(this.locks.leaseOf(leasedToken)).isEqualTo(Duration.ofMinutes(2));
+
+		assertThat(this.locks.takeBack(renewed, renewedToken)).isTrue();
+		assertThat(this.locks.takeBack(leased, leasedToken)).isTrue();
+
+		advance(Duration.ofMinutes(3));
+		assertThat(renewed.isValid()).as("renewed again").isTrue();
+		assertThat(renewed.handOver().fencingToken()).isEqualTo(renewedToken.fencingToken());
+		assertThat(leased.isValid()).as("its own lease time ran out").isFalse();
+		assertThat(this.locks.takeBack(leased, leasedToken)).as("the token holds nothing").isFalse();
+		assertThat(this.locks.extend(renewedToken, Duration.ofMinutes(1))).as("a token given back is used up").isFalse();
+		assertThatIllegalArgumentException().isThrownBy(() -> this.locks.takeBack(leased, renewedToken));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new InMemoryLockManager(this.now::get).takeBack(leased, leasedToken));
+	}
+
+	@Test
 	void namesMustBeUsableAsRedisKeys() {
 		assertThatIllegalArgumentException().isThrownBy(() -> this.locks.getLock("line\nbreak"));
 		assertThatIllegalArgumentException().isThrownBy(() -> this.locks.tryAcquire("tab\there", Duration.ZERO));

@@ -3,11 +3,16 @@ package dev.baton.test.queue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.baton.lock.LockLease;
+import dev.baton.lock.LockManager;
+import dev.baton.lock.LockRequest;
+import dev.baton.lock.RedisLock;
 import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
@@ -17,6 +22,7 @@ import dev.baton.queue.annotation.DelayedTask;
 import dev.baton.queue.spi.ConsumableQueue;
 import dev.baton.queue.annotation.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
+import dev.baton.test.lock.InMemoryLockManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.awaitility.core.ConditionFactory;
@@ -25,12 +31,14 @@ import org.springframework.context.support.GenericApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
  * What {@link InMemoryDelayQueuesContractTests} does not cover: Baton's listener container on the
  * in-memory queues, on a clock the tests move, and redelivery, hand-back and payloads that do not
- * go through JSON.
+ * go through JSON; and for tasks that hold a lock, the container, hand-back, dead letters of
+ * unreadable payloads and redrive.
  */
 class InMemoryDelayQueuesTests {
 
@@ -39,6 +47,8 @@ class InMemoryDelayQueuesTests {
 	private final InMemoryDelayQueues queues = new InMemoryDelayQueues(this.now::get);
 
 	private final Handlers handlers = new Handlers();
+
+	private final InMemoryLockManager locks = new InMemoryLockManager(this.now::get);
 
 	private GenericApplicationContext context;
 
@@ -201,6 +211,78 @@ class InMemoryDelayQueuesTests {
 		assertThat(reminders.stats().dead()).isZero();
 	}
 
+	@Test
+	void aHandlerReadsTheLockOfItsTaskFromItsContextAndItsEndReleasesIt() {
+		this.queues.lockManager(this.locks);
+		startHandlers();
+		LockLease lease = this.locks.tryAcquire("export:1", Duration.ZERO).orElseThrow();
+		long fencingToken = lease.fencingToken();
+
+		this.queues.get("exports", String.class).schedule("export-1", "1", Duration.ZERO, lease);
+
+		soon().until(() -> this.handlers.exportTokens.size() == 1);
+		assertThat(this.handlers.exportTokens).containsExactly(fencingToken);
+		soon().until(() -> this.locks.anotherInstance().tryAcquire("export:1", Duration.ZERO).isPresent());
+	}
+
+	@Test
+	void queuesWithoutALockManagerRefuseTasksThatHoldALock() {
+		LockLease lease = this.locks.tryAcquire("export:2", Duration.ZERO).orElseThrow();
+
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> this.queues.get("exports", String.class).schedule("export-2", "2", Duration.ZERO, lease));
+		assertThat(lease.isValid()).isTrue();
+		assertThatIllegalArgumentException().isThrownBy(() -> this.queues.lockManager(new LockManager() {
+
+			@Override
+			public RedisLock getLock(String name, String group) {
+				throw new UnsupportedOperationException();
+			}
+
+			@Override
+			public Optional<LockLease> tryAcquire(LockRequest request) {
+				return Optional.empty();
+			}
+
+		}));
+	}
+
+	@Test
+	void aHandedBackTaskKeepsItsLockAndAnotherInstanceSharesTheLockManager() {
+		this.queues.lockManager(this.locks);
+		InMemoryDelayQueue<String> exports = (InMemoryDelayQueue<String>) this.queues.anotherInstance()
+			.get("exports", String.class);
+		exports.schedule("export-3", "3", Duration.ZERO, this.locks.tryAcquire("export:3", Duration.ZERO).orElseThrow());
+		List<Delivery<String>> claimed = exports.claim(1, Duration.ofSeconds(1)).deliveries();
+
+		exports.handBack(claimed);
+
+		assertThat(claimed.get(0).lease().orElseThrow().isValid()).as("no longer this delivery's").isFalse();
+		passTime(Duration.ofSeconds(20));
+		assertThat(this.locks.anotherInstance().tryAcquire("export:3", Duration.ZERO)).isEmpty();
+		Delivery<String> again = exports.poll(1).get(0);
+		assertThat(again.lease().orElseThrow().isValid()).isTrue();
+		assertThat(again.ack()).isTrue();
+		assertThat(this.locks.anotherInstance().tryAcquire("export:3", Duration.ZERO)).isPresent();
+	}
+
+	@Test
+	void anUnreadableTaskReleasesItsLockWhenDeadLetteredAndRunsWithoutOneOnceRedriven() {
+		this.queues.lockManager(this.locks);
+		this.queues.get("mixed", String.class)
+			.schedule("text", "not a reminder", Duration.ZERO, this.locks.tryAcquire("mixed:1", Duration.ZERO).orElseThrow());
+		DelayQueue<Reminder> reminders = this.queues.get("mixed", Reminder.class);
+		assertThat(reminders.find("text").orElseThrow().lock()).isEqualTo("mixed:1");
+
+		assertThat(reminders.poll(10)).isEmpty();
+
+		assertThat(this.locks.anotherInstance().tryAcquire("mixed:1", Duration.ZERO)).isPresent();
+		DelayQueue<String> texts = this.queues.get("mixed", String.class);
+		assertThat(texts.redrive("text")).isTrue();
+		assertThat(texts.find("text").orElseThrow().lock()).isNull();
+		assertThat(texts.poll(1).get(0).lease()).isEmpty();
+	}
+
 	record Reminder(long id, String text) {
 
 	}
@@ -220,6 +302,16 @@ class InMemoryDelayQueuesTests {
 		final AtomicReference<Instant> reminderDueAt = new AtomicReference<>();
 
 		final AtomicInteger failures = new AtomicInteger();
+
+		final Queue<Long> exportTokens = new ConcurrentLinkedQueue<>();
+
+		@DelayedTask(queue = "exports")
+		void export(String payload, TaskContext task) {
+			LockLease lease = task.lease().orElseThrow();
+			if (lease.isValid()) {
+				this.exportTokens.add(lease.fencingToken());
+			}
+		}
 
 		@DelayedTask(queue = "reminders")
 		void remind(Reminder reminder, TaskContext task) {
