@@ -12,12 +12,12 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The suspected cause of a harness finding, which this test does not reproduce: in one run of
- * seed 27, task t-28 was accepted, a {@code cancel} of it answered {@code false} while a proxy
- * reset a connection after forwarding a request, and the task was then neither run nor
- * dead-lettered. A cancel whose reply is lost and that Lettuce sends again would run twice and
- * answer {@code false} for the task it deleted; here it answers {@code true}, so the finding
- * stays open (see {@link KnownDefects}).
+ * The cause of a harness finding: in one run of seed 27, task t-28 was accepted, a {@code cancel}
+ * of it answered {@code false} while a proxy reset a connection after forwarding a request, and
+ * the task was then neither run nor dead-lettered. A cancel whose reply is lost runs twice (Lettuce
+ * sends it again) and answered {@code false} for the task it had deleted; cancel.lua now remembers
+ * its reply for the second run ({@link dev.baton.queue.redis.ScheduleAndCancelReplayTests}
+ * reproduces it every time; this test, through the harness's queue, did not).
  */
 class CancelReplayTests {
 

@@ -15,9 +15,9 @@ final class KnownDefects {
 	/**
 	 * Fixed: the waiters' unbounded unsubscribe (seeds 27 and 201); a queue command that timed out
 	 * sent again after a reconnect, which stored a cancelled task again (seed
-	 * -7046036555541684495, task t-87; {@link LateSchedulingTests}). Not listed, since it did not
-	 * recur: one run of seed 27 lost task t-28 after its cancel answered {@code false}
-	 * ({@link CancelReplayTests} tries one suspected cause, a replayed cancel).
+	 * -7046036555541684495, task t-87; {@link LateSchedulingTests}); a cancel run twice after a lost
+	 * reply, which answered {@code false} for the task it deleted (seed 27, task t-28;
+	 * {@link CancelReplayTests}).
 	 */
 	private static final List<Defect> DEFECTS = List.of();
 

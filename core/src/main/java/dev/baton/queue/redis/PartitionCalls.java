@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 
 import dev.baton.internal.TimedScripts;
@@ -41,6 +42,20 @@ final class PartitionCalls {
 			.map((partition) -> new PartitionCall(keys.apply(partition), args))
 			.toList();
 		return replies(script, what + " '" + this.queue + "'", calls);
+	}
+
+	/** A new id for a call that remembers its reply, unique among the calls of a few seconds. */
+	static String newCallId() {
+		return Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+	}
+
+	/**
+	 * How long a script remembers its reply for a second run of the same call: while its caller
+	 * waits for it (the command timeout, twice over for a call held during a failover), after which
+	 * nobody reads a reply.
+	 */
+	String rememberMillis() {
+		return Long.toString(this.timedScripts.timeout().toMillis() * 2 + 1000);
 	}
 
 	PartitionLayout layout() {

@@ -21,9 +21,11 @@ import java.util.List;
  * @param partitions the queue's partition count as recorded in this partition's slot, which the
  * scripts that place by id check (see {@link PartitionLayout}); in the first partition, the record
  * that the others copy
+ * @param replies the prefix of the keys under which a script that Lettuce may send twice remembers
+ * its reply for a few seconds, by call id (see {@code rememberedReply} in common.lua)
  */
 record QueueKeys(String due, String tasks, String meta, String inFlight, String sequence, String wake, String dead,
-		String deadPayloads, String deadInfo, String partitions) {
+		String deadPayloads, String deadInfo, String partitions, String replies) {
 
 	static QueueKeys of(String prefix, String queue) {
 		return of(prefix, queue, 0);
@@ -33,11 +35,14 @@ record QueueKeys(String due, String tasks, String meta, String inFlight, String 
 		String base = (partition == 0) ? prefix + "{" + queue + "}:"
 				: prefix + "{" + queue + "#" + partition + "}:p" + partition + ":";
 		return new QueueKeys(base + "due", base + "tasks", base + "meta", base + "inflight", base + "seq",
-				base + "wake", base + "dead", base + "dead-payloads", base + "dead-info", base + "partitions");
+				base + "wake", base + "dead", base + "dead-payloads", base + "dead-info", base + "partitions",
+				base + "reply:");
 	}
 
-	List<String> forSchedule() {
-		return List.of(this.due, this.tasks, this.meta, this.sequence, this.wake, this.partitions);
+	/** @param callId the call's own id, under which it remembers its reply */
+	List<String> forSchedule(String callId) {
+		return List.of(this.due, this.tasks, this.meta, this.sequence, this.wake, this.replies + callId,
+				this.partitions);
 	}
 
 	List<String> forClaim() {
@@ -50,8 +55,9 @@ record QueueKeys(String due, String tasks, String meta, String inFlight, String 
 				this.deadPayloads, this.deadInfo);
 	}
 
-	List<String> forCancel() {
-		return List.of(this.due, this.tasks, this.meta, this.partitions);
+	/** @param callId the call's own id, under which it remembers its reply */
+	List<String> forCancel(String callId) {
+		return List.of(this.due, this.tasks, this.meta, this.replies + callId, this.partitions);
 	}
 
 	List<String> forReschedule() {

@@ -142,7 +142,8 @@ final class RedisDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, Adv
 	public boolean cancel(String id) {
 		String checkedId = QueueInput.id(id);
 		Object meta = this.calls.call(QueueScript.CANCEL, "cancel task '" + checkedId + "'",
-				this.partitions.forId(checkedId).forCancel(), this.partitions.placing(checkedId)).get(0);
+				this.partitions.forId(checkedId).forCancel(PartitionCalls.newCallId()),
+				this.partitions.placing(checkedId, this.calls.rememberMillis())).get(0);
 		if (meta instanceof String cancelled) {
 			this.locks.ended(checkedId, TaskMeta.parse(cancelled));
 			return true;

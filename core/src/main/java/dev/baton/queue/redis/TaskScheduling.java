@@ -118,9 +118,9 @@ final class TaskScheduling<T> {
 
 	private boolean send(String mode, String checkedId, String json, String time, @Nullable LeaseToken lease) {
 		List<Object> reply = observeScheduling(List.of(checkedId), (trace) -> this.calls.call(QueueScript.SCHEDULE,
-				"schedule task '" + checkedId + "'", this.partitions.forId(checkedId).forSchedule(),
-				this.partitions.placing(mode, (lease != null) ? TraceContextCodec.withLease(trace, lease) : trace, checkedId, json,
-						time)));
+				"schedule task '" + checkedId + "'", this.partitions.forId(checkedId).forSchedule(PartitionCalls.newCallId()),
+				this.partitions.placing(mode, (lease != null) ? TraceContextCodec.withLease(trace, lease) : trace,
+						this.calls.rememberMillis(), checkedId, json, time)));
 		boolean scheduled = PartitionCalls.isOne(reply.get(0));
 		if (scheduled) {
 			this.metrics.scheduled(this.name, 1);
@@ -166,14 +166,15 @@ final class TaskScheduling<T> {
 				List<Integer> indexes = partition.getValue();
 				if (from < indexes.size()) {
 					List<Integer> batch = indexes.subList(from, Math.min(indexes.size(), from + SCHEDULE_BATCH));
-					List<String> args = new ArrayList<>(batch.size() * 3 + 3);
+					List<String> args = new ArrayList<>(batch.size() * 3 + 4);
 					args.add("delay");
 					args.add(trace);
+					args.add(this.calls.rememberMillis());
 					for (int index : batch) {
 						args.addAll(triples.subList(index * 3, index * 3 + 3));
 					}
 					args.add(Integer.toString(this.partitions.count()));
-					calls.add(new PartitionCall(partition.getKey().forSchedule(), args));
+					calls.add(new PartitionCall(partition.getKey().forSchedule(PartitionCalls.newCallId()), args));
 					batches.add(batch);
 				}
 			}

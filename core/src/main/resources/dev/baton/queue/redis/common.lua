@@ -15,6 +15,18 @@ local function misplaced()
 	return nil
 end
 
+-- A script that Lettuce may send twice (it sends a command again after a reconnect when the reply
+-- was lost) remembers its reply under a key of the call's own id for a few seconds, as long as its
+-- caller waits: run again, it answers what the first run did, instead of what that run left (an id
+-- it took itself, a task it deleted itself).
+local function rememberedReply(key)
+	return redis.call('GET', key)
+end
+
+local function rememberReply(key, reply, ttlMillis)
+	redis.call('SET', key, reply, 'PX', ttlMillis)
+end
+
 -- Runs a command whose arguments come in groups (ids, or score-member and field-value pairs) in
 -- slices that stay below Lua's limit on unpacked values.
 local function callInSlices(command, key, args)

@@ -3,17 +3,27 @@
 -- Waiting members of the due set are a 16-digit sequence number followed by the id, so that tasks
 -- due in the same millisecond (equal scores) sort in scheduling order.
 -- KEYS[1] due (zset), KEYS[2] tasks (hash id -> payload), KEYS[3] meta (hash id -> meta),
--- KEYS[4] sequence (string counter, see reserveSequence), KEYS[5] wake channel,
--- KEYS[6] the partition count recorded in this partition's slot (see misplaced in common.lua)
+-- KEYS[4] sequence (string counter, see reserveSequence), KEYS[5] wake channel, KEYS[6] this call's
+-- remembered reply (see rememberedReply in common.lua), KEYS[7] the partition count recorded in
+-- this partition's slot (see misplaced in common.lua)
 -- ARGV[1] 'delay' (times are milliseconds from now, Redis time) or 'at' (epoch milliseconds)
 -- ARGV[2] the trace context of the scheduling, '' or '|' followed by its fields, kept in each meta
--- ARGV[3..] triples: id, payload JSON, time, then the partition count the ids were placed with
+-- ARGV[3] how long the reply is remembered, ms
+-- ARGV[4..] triples: id, payload JSON, time, then the partition count the ids were placed with
 -- Meta: see parseMeta in common.lua
--- Returns: one integer per task, 1 if scheduled, 0 if its id was taken
+-- Returns: one integer per task, 1 if scheduled, 0 if its id was taken (by another call)
 redis.replicate_commands()
 local refused = misplaced()
 if refused then
 	return refused
+end
+local remembered = rememberedReply(KEYS[6])
+if remembered then
+	local results = {}
+	for i = 1, #remembered do
+		results[i] = tonumber(string.sub(remembered, i, i))
+	end
+	return results
 end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -28,7 +38,7 @@ local new = {}
 local dues = {}
 local results = {}
 local wake = false
-for i = 3, #ARGV - 1, 3 do
+for i = 4, #ARGV - 1, 3 do
 	local id = ARGV[i]
 	if taken[id] or redis.call('HEXISTS', KEYS[2], id) == 1 then
 		results[#results + 1] = 0
@@ -69,5 +79,6 @@ if #new > 0 then
 	callInSlices('HSET', KEYS[2], payloads)
 	callInSlices('HSET', KEYS[3], metas)
 	callInSlices('ZADD', KEYS[1], waiting)
+	rememberReply(KEYS[6], table.concat(results), ARGV[3])
 end
 return results

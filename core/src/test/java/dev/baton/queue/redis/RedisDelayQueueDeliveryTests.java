@@ -120,7 +120,11 @@ class RedisDelayQueueDeliveryTests extends OrderQueueTests {
 		assertThat(delivery.ack()).isFalse();
 		assertThat(this.queue.find("o-1")).isEmpty();
 		assertThat(this.queue.claim(1, Duration.ofMillis(1)).nextDueIn()).isNull();
-		assertThat(redis.keys("baton:q:{orders}:*")).containsExactly("baton:q:{orders}:seq");
+		// The counter, and the remembered reply of the schedule call, which expires in seconds
+		assertThat(redis.keys("baton:q:{orders}:*")).filteredOn((key) -> !key.contains(":reply:"))
+			.containsExactly("baton:q:{orders}:seq");
+		assertThat(redis.keys("baton:q:{orders}:reply:*"))
+			.allSatisfy((key) -> assertThat(redis.getExpire(key)).isBetween(0L, 10L));
 	}
 
 	@Test
