@@ -115,7 +115,7 @@ final class TaskLease implements LockLease {
 			return;
 		}
 		try {
-			if (!this.leases.extend(this.token, wait.plus(this.leases.leaseOf(this.token)))) {
+			if (!this.leases.extend(this.token, TaskLocks.atMostTheLongestLease(wait.plus(this.leases.leaseOf(this.token))))) {
 				this.state.compareAndSet(State.HELD, State.LOST);
 			}
 		}

@@ -6,6 +6,7 @@ import java.util.List;
 
 import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLease;
+import dev.baton.lock.LockRequest;
 import dev.baton.lock.spi.TokenLeases;
 import dev.baton.queue.Delivery;
 import org.apache.commons.logging.Log;
@@ -53,7 +54,7 @@ final class TaskLocks {
 	void keepWaiting(String id, LeaseToken token, Duration delay) {
 		TokenLeases leases = requireLeases();
 		try {
-			leases.extend(token, delay.plus(leases.leaseOf(token)));
+			leases.extend(token, atMostTheLongestLease(delay.plus(leases.leaseOf(token))));
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not extend lock '" + token.name() + "' of task '" + id + "' of queue '" + this.queue
@@ -116,6 +117,11 @@ final class TaskLocks {
 				}
 			}
 		}
+	}
+
+	/** A lock is kept at most {@link LockRequest#MAX_LEASE_TIME}, even for a task due later still. */
+	static Duration atMostTheLongestLease(Duration keep) {
+		return (keep.compareTo(LockRequest.MAX_LEASE_TIME) > 0) ? LockRequest.MAX_LEASE_TIME : keep;
 	}
 
 	private static @Nullable TaskLease leaseOf(Delivery<?> delivery) {
