@@ -26,6 +26,7 @@ import dev.baton.queue.TaskPage;
 import dev.baton.queue.spi.AdvanceableQueue;
 import dev.baton.queue.spi.ConsumableQueue;
 import dev.baton.queue.spi.PartialSettlementException;
+import dev.baton.queue.spi.TaskLease;
 import dev.baton.queue.spi.WakeSignal;
 import org.jspecify.annotations.Nullable;
 

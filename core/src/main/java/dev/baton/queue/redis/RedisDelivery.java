@@ -8,6 +8,7 @@ import java.util.Optional;
 import dev.baton.internal.QueueInput;
 import dev.baton.lock.LockLease;
 import dev.baton.queue.Delivery;
+import dev.baton.queue.spi.TaskLease;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -6,9 +6,9 @@ import java.util.List;
 
 import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLease;
-import dev.baton.lock.LockRequest;
 import dev.baton.lock.spi.TokenLeases;
 import dev.baton.queue.Delivery;
+import dev.baton.queue.spi.TaskLease;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -54,7 +54,7 @@ final class TaskLocks {
 	void keepWaiting(String id, LeaseToken token, Duration delay) {
 		TokenLeases leases = requireLeases();
 		try {
-			leases.extend(token, atMostTheLongestLease(delay.plus(leases.leaseOf(token))));
+			leases.extend(token, TaskLease.keepTime(leases, token, delay));
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not extend lock '" + token.name() + "' of task '" + id + "' of queue '" + this.queue
@@ -117,11 +117,6 @@ final class TaskLocks {
 				}
 			}
 		}
-	}
-
-	/** A lock is kept at most {@link LockRequest#MAX_LEASE_TIME}, even for a task due later still. */
-	static Duration atMostTheLongestLease(Duration keep) {
-		return (keep.compareTo(LockRequest.MAX_LEASE_TIME) > 0) ? LockRequest.MAX_LEASE_TIME : keep;
 	}
 
 	private static @Nullable TaskLease leaseOf(Delivery<?> delivery) {

@@ -10,6 +10,8 @@ import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import dev.baton.internal.DueWindow;
+import dev.baton.internal.QueueInput;
 import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.spi.TokenLeases;
@@ -21,10 +23,9 @@ import dev.baton.queue.NewTask;
 import dev.baton.queue.QueueStats;
 import dev.baton.queue.ScheduledTask;
 import dev.baton.queue.TaskPage;
-import dev.baton.internal.DueWindow;
 import dev.baton.queue.spi.AdvanceableQueue;
 import dev.baton.queue.spi.ConsumableQueue;
-import dev.baton.internal.QueueInput;
+import dev.baton.queue.spi.TaskLease;
 import dev.baton.queue.spi.WakeSignal;
 import dev.baton.test.queue.QueueState.Claimed;
 import dev.baton.test.queue.QueueState.NewEntry;
@@ -178,7 +179,7 @@ final class InMemoryDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, 
 	private void keepWaiting(@Nullable LeaseToken token, long delayMillis) {
 		TokenLeases leases = this.leases.get();
 		if (token != null && leases != null) {
-			leases.extend(token, TaskLock.keepFor(leases, token, Duration.ofMillis(delayMillis)));
+			leases.extend(token, TaskLease.keepTime(leases, token, Duration.ofMillis(delayMillis)));
 		}
 	}
 
@@ -248,9 +249,9 @@ final class InMemoryDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, 
 						+ this.type.getName() + "; it was dead-lettered with its stored JSON: " + reason);
 				continue;
 			}
-			TaskLock lock = lockOf(task);
+			TaskLease lock = lockOf(task);
 			if (lock != null) {
-				lock.keep(visibilityTimeout);
+				lock.keepFor(visibilityTimeout);
 			}
 			deliveries.add(new InMemoryDelivery<>(this, task, payload, lock));
 		}
@@ -275,9 +276,9 @@ final class InMemoryDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, 
 	}
 
 	/** The lock of a claimed task as its delivery holds it, or {@code null} if it holds none or there is no lock manager. */
-	private @Nullable TaskLock lockOf(Stored task) {
+	private @Nullable TaskLease lockOf(Stored task) {
 		TokenLeases leases = this.leases.get();
-		return (task.lease() != null && leases != null) ? new TaskLock(task.lease(), leases) : null;
+		return (task.lease() != null && leases != null) ? new TaskLease(task.lease(), leases, "task '" + task.id() + "' of queue '" + this.name + "'") : null;
 	}
 
 	boolean settle(Settlement settlement, String argument, InMemoryDelivery<T> delivery) {
@@ -315,7 +316,7 @@ final class InMemoryDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, 
 
 	private static void keep(InMemoryDelivery<?> delivery, Duration wait) {
 		if (delivery.lock() != null) {
-			delivery.lock().keep(wait);
+			delivery.lock().keepFor(wait);
 		}
 	}
 
@@ -323,16 +324,16 @@ final class InMemoryDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, 
 	 * After a delivery was settled: an acknowledgement or dead letter of the current delivery
 	 * releases the task's lock, an extension keeps it, anything else leaves it to the task.
 	 */
-	private static void settled(@Nullable TaskLock lock, Settlement settlement, Duration wait, boolean current) {
+	private static void settled(@Nullable TaskLease lock, Settlement settlement, Duration wait, boolean current) {
 		if (lock == null) {
 			return;
 		}
 		if (settlement == Settlement.EXTEND) {
 			// A stale one too: a lock is never shortened, and one gone with its task is found lost.
-			lock.keep(wait);
+			lock.keepFor(wait);
 		}
 		if (current && (settlement == Settlement.ACK || settlement == Settlement.DEAD)) {
-			lock.release();
+			lock.end();
 		}
 		else if (!current || settlement != Settlement.EXTEND) {
 			lock.leave();

@@ -4,9 +4,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
+import dev.baton.internal.QueueInput;
 import dev.baton.lock.LockLease;
 import dev.baton.queue.Delivery;
-import dev.baton.internal.QueueInput;
+import dev.baton.queue.spi.TaskLease;
 import dev.baton.test.queue.QueueState.Settlement;
 import dev.baton.test.queue.QueueState.Stored;
 import org.jspecify.annotations.Nullable;
@@ -25,9 +26,9 @@ final class InMemoryDelivery<T> implements Delivery<T> {
 
 	private final T payload;
 
-	private final @Nullable TaskLock lock;
+	private final @Nullable TaskLease lock;
 
-	InMemoryDelivery(InMemoryDelayQueue<T> queue, Stored task, T payload, @Nullable TaskLock lock) {
+	InMemoryDelivery(InMemoryDelayQueue<T> queue, Stored task, T payload, @Nullable TaskLease lock) {
 		this.queue = queue;
 		this.task = task;
 		this.payload = payload;
@@ -35,7 +36,7 @@ final class InMemoryDelivery<T> implements Delivery<T> {
 	}
 
 	/** The lock its task holds, as this delivery holds it, or {@code null}. */
-	@Nullable TaskLock lock() {
+	@Nullable TaskLease lock() {
 		return this.lock;
 	}
 

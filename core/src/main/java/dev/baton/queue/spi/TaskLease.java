@@ -1,4 +1,4 @@
-package dev.baton.queue.redis;
+package dev.baton.queue.spi;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
@@ -6,18 +6,22 @@ import java.util.concurrent.atomic.AtomicReference;
 import dev.baton.lock.LeaseLostException;
 import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLease;
+import dev.baton.lock.LockRequest;
 import dev.baton.lock.spi.TokenLeases;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * The lock a task holds, as one delivery of it sees it. While the delivery is in flight the lock
- * is kept for the visibility timeout plus its lease, so that if this consumer dies the lock
+ * The lock a task holds, as one delivery of it sees it ({@code Delivery.lease()}), for queues that
+ * give locks to tasks: it acts under the token stored with the task ({@link TokenLeases}), never
+ * taking the lock over. While the delivery is in flight the queue keeps the lock for the
+ * visibility timeout plus its lease ({@link #keepFor}), so that if this consumer dies the lock
  * outlasts the task's redelivery; a retry keeps it for the backoff plus its lease. The lock is
- * released when the task ends for good through this delivery; a delivery that turns out stale,
- * or that gives the task back to the queue, leaves the lock to the task.
+ * released when the task ends for good through this delivery ({@link #end()}); a delivery that
+ * turns out stale, or that gives the task back to the queue, leaves it to the task
+ * ({@link #leave()}).
  */
-final class TaskLease implements LockLease {
+public final class TaskLease implements LockLease {
 
 	private static final Log logger = LogFactory.getLog(TaskLease.class);
 
@@ -45,7 +49,13 @@ final class TaskLease implements LockLease {
 
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
 
-	TaskLease(LeaseToken token, TokenLeases leases, String taskDescription) {
+	/**
+	 * The lease of one delivery of a task.
+	 * @param token the token stored with the task
+	 * @param leases the lock manager's operations on tokens
+	 * @param taskDescription the task, for messages, e.g. {@code task 'x' of queue 'y'}
+	 */
+	public TaskLease(LeaseToken token, TokenLeases leases, String taskDescription) {
 		this.token = token;
 		this.leases = leases;
 		this.taskDescription = taskDescription;
@@ -107,15 +117,18 @@ final class TaskLease implements LockLease {
 	}
 
 	/**
-	 * Keeps the lock for {@code wait} plus its lease, while this delivery holds the task. A Redis
-	 * failure leaves the lock with what it had; a loss is remembered (and reported by the manager).
+	 * Keeps the lock for {@code wait} plus its lease, while this delivery holds the task. A failure
+	 * to reach the store leaves the lock with what it had; a loss is remembered (and reported by
+	 * the manager).
+	 * @param wait how long the task may be away from its next holder: the visibility timeout, or a
+	 * retry's backoff
 	 */
-	void keepFor(Duration wait) {
+	public void keepFor(Duration wait) {
 		if (this.state.get() != State.HELD) {
 			return;
 		}
 		try {
-			if (!this.leases.extend(this.token, TaskLocks.atMostTheLongestLease(wait.plus(this.leases.leaseOf(this.token))))) {
+			if (!this.leases.extend(this.token, keepTime(this.leases, this.token, wait))) {
 				this.state.compareAndSet(State.HELD, State.LOST);
 			}
 		}
@@ -125,8 +138,21 @@ final class TaskLease implements LockLease {
 		}
 	}
 
+	/**
+	 * How long a task's lock is kept for it to be away {@code wait}: that plus the lock's lease, at
+	 * most {@link LockRequest#MAX_LEASE_TIME}.
+	 * @param leases the lock manager's operations on tokens
+	 * @param token the task's token
+	 * @param wait how long the task may wait for its next holder
+	 * @return how long to keep the lock from now
+	 */
+	public static Duration keepTime(TokenLeases leases, LeaseToken token, Duration wait) {
+		Duration time = wait.plus(leases.leaseOf(token));
+		return (time.compareTo(LockRequest.MAX_LEASE_TIME) > 0) ? LockRequest.MAX_LEASE_TIME : time;
+	}
+
 	/** The task ended for good through this delivery: releases the lock. */
-	void end() {
+	public void end() {
 		if (this.state.compareAndSet(State.HELD, State.RELEASED)) {
 			try {
 				this.leases.release(this.token);
@@ -139,7 +165,7 @@ final class TaskLease implements LockLease {
 	}
 
 	/** This delivery no longer holds the task: the lock stays with the task. */
-	void leave() {
+	public void leave() {
 		this.state.compareAndSet(State.HELD, State.LEFT);
 	}
 
