@@ -82,7 +82,7 @@ public final class MemoryBenchmarks {
 				long before = measurement.before();
 				long after = measurement.after();
 				double perTaskBytes = (double) (after - before) / scenario.tasks();
-				System.out.printf("%s, %s: %d -> %d bytes used, %.1f B/task (%d s to schedule)%n",
+				System.out.printf(Locale.ROOT, "%s, %s: %d -> %d bytes used, %.1f B/task (%d s to schedule)%n",
 						implementation.name(), scenario, before, after, perTaskBytes, seconds);
 				perTask.add(implementation.name(),
 						List.of(String.format(Locale.ROOT, "%,d", scenario.tasks()),
