@@ -18,6 +18,7 @@ import dev.baton.benchmarks.lock.LockImplementations;
 import dev.baton.benchmarks.queue.ClusterBenchmarks;
 import dev.baton.benchmarks.queue.DueWindowBenchmarks;
 import dev.baton.benchmarks.queue.FailoverBenchmarks;
+import dev.baton.benchmarks.queue.MemoryBenchmarks;
 import dev.baton.benchmarks.queue.QueueBenchmarks;
 import dev.baton.benchmarks.queue.QueueImplementations;
 import dev.baton.benchmarks.support.RedisProbe;
@@ -71,6 +72,23 @@ public final class Benchmarks {
 			}
 			System.exit(0);
 		}
+		if (arguments.length > 0 && arguments[0].equals("memory")) {
+			// Its own server unless --redis names one (flushed): used_memory is the server's whole
+			String configuredUrl = BenchmarkSettings.parse(Arrays.copyOfRange(arguments, 1, arguments.length))
+				.redisUrl();
+			try (RedisServer server = (configuredUrl != null) ? null : RedisServers.startLocal();
+					RedisProbe probe = new RedisProbe((configuredUrl != null) ? configuredUrl : server.url())) {
+				String url = (configuredUrl != null) ? configuredUrl : server.url();
+				String machine = machine(probe);
+				System.out.println(machine);
+				List<Table> tables = MemoryBenchmarks.run(url, probe, MemoryBenchmarks.SCENARIOS);
+				System.out.println();
+				System.out.println(machine);
+				System.out.println();
+				tables.forEach((table) -> System.out.println(table.toMarkdown()));
+			}
+			System.exit(0);
+		}
 		if (arguments.length > 0 && arguments[0].equals("cluster")) {
 			// Runs its own cluster: only the queue options apply
 			BenchmarkSettings settings = BenchmarkSettings.parse(Arrays.copyOfRange(arguments, 1, arguments.length));
@@ -78,7 +96,7 @@ public final class Benchmarks {
 			System.exit(0);
 		}
 		if (arguments.length == 0 || !List.of("locks", "queue", "all").contains(arguments[0])) {
-			System.err.println("Usage: java -jar baton-benchmarks.jar locks|queue|all|handover|window|failover [sentinel|cluster|review]|cluster|harness standalone|sentinel|cluster <total> [fault phase] [--runs=3] [--warmup=2s] "
+			System.err.println("Usage: java -jar baton-benchmarks.jar locks|queue|all|handover|window|memory|failover [sentinel|cluster|review]|cluster|harness standalone|sentinel|cluster <total> [fault phase] [--runs=3] [--warmup=2s] "
 					+ "[--duration=3s] [--only=redisson,baton,...] [--tasks=100000] [--redis=redis://host:port] ...");
 			System.exit(2);
 		}

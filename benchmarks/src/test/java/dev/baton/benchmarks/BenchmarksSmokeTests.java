@@ -3,6 +3,7 @@ package dev.baton.benchmarks;
 import java.util.List;
 
 import dev.baton.benchmarks.queue.ClusterBenchmarks;
+import dev.baton.benchmarks.queue.MemoryBenchmarks;
 import dev.baton.benchmarks.support.RedisProbe;
 import dev.baton.benchmarks.support.Table;
 import dev.baton.test.RedisServer;
@@ -66,6 +67,16 @@ class BenchmarksSmokeTests {
 		Table table = ClusterBenchmarks.run(TINY);
 		assertThat(table.column("missing")).hasSize(3).containsOnly("0");
 		assertThat(table.column("duplicates")).containsOnly("0");
+	}
+
+	@Test
+	void memoryScenarioStoresEveryTaskOfEveryImplementation() {
+		List<Table> tables = MemoryBenchmarks.run(server.url(), probe,
+				List.of(new MemoryBenchmarks.Scenario(300, 64), new MemoryBenchmarks.Scenario(300, 1024)));
+		assertThat(tables).hasSize(3);
+		assertThat(tables.get(0).column("tasks")).containsOnly("300");
+		assertThat(tables.get(0).column("B/task")).hasSize(6).doesNotContain("0", "n/a");
+		assertThat(tables.get(1).column("notes")).contains("zset, skiplist", "list, quicklist");
 	}
 
 	private static void assertNoFailures(Table table) {

@@ -3,9 +3,15 @@ package dev.baton.benchmarks.support;
 import java.util.HashMap;
 import java.util.Map;
 
+import java.util.List;
+
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 
 /**
  * The harness's own connection to the Redis server under test: empties it between runs and
@@ -36,6 +42,33 @@ public final class RedisProbe implements AutoCloseable {
 			members += this.commands.zcard(key);
 		}
 		return members;
+	}
+
+	/** The keys that match the pattern, sorted, on this server alone. */
+	public List<String> keys(String pattern) {
+		return this.commands.keys(pattern).stream().sorted().toList();
+	}
+
+	/** A key's type and {@code OBJECT ENCODING}, such as {@code hash, hashtable}. */
+	public String typeAndEncoding(String key) {
+		return this.commands.type(key) + ", " + this.commands.objectEncoding(key);
+	}
+
+	/** {@code MEMORY USAGE key SAMPLES 0}: the bytes of a key and its value, every element counted. */
+	public long memoryUsage(String key) {
+		Long bytes = this.commands.dispatch(CommandType.MEMORY, new IntegerOutput<>(StringCodec.UTF8),
+				new CommandArgs<>(StringCodec.UTF8).add("USAGE").addKey(key).add("SAMPLES").add(0));
+		return (bytes != null) ? bytes : 0;
+	}
+
+	/** The length of a hash field's value, {@code HSTRLEN}. */
+	public long hashValueLength(String key, String field) {
+		return this.commands.hstrlen(key, field);
+	}
+
+	/** {@code used_memory} of {@code INFO memory}: the bytes the server's allocator has handed out. */
+	public long usedMemory() {
+		return Long.parseLong(field(this.commands.info("memory"), "used_memory"));
 	}
 
 	public String version() {

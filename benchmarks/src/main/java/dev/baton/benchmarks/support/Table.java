@@ -38,6 +38,23 @@ public final class Table {
 	}
 
 	/**
+	 * Adds a row of cells formatted by the caller, one per column.
+	 * @param implementation the first cell
+	 * @param cells the figures, in the order of the columns
+	 * @param note a last free-text cell
+	 */
+	public void add(String implementation, List<String> cells, String note) {
+		if (cells.size() != this.columns.size()) {
+			throw new IllegalArgumentException(cells.size() + " cells for " + this.columns.size() + " columns");
+		}
+		List<String> row = new ArrayList<>();
+		row.add(implementation);
+		row.addAll(cells);
+		row.add(note);
+		this.rows.add(row);
+	}
+
+	/**
 	 * Returns one column's cells, or the notes with {@code "notes"}.
 	 * @param column a column name
 	 * @return the cells, one per row
