@@ -192,12 +192,14 @@ class TaskHeldLockTests {
 	void aHandlerRunningLongerThanTheLeaseKeepsTheLockThroughTheVisibilityExtensions() {
 		LockLease lease = this.locks.tryAcquire("export:10", Duration.ZERO).orElseThrow();
 		this.queue.schedule("export-10", new Order("10", 10), Duration.ZERO, lease);
-		Duration visibility = Duration.ofMillis(600);
+		// Each extension waits a third of it for Redis: 500 ms, enough on a busy machine.
+		Duration visibility = Duration.ofMillis(1500);
 		Delivery<Order> delivery = await().until(() -> this.queue.claim(1, visibility).deliveries(),
 				(polled) -> !polled.isEmpty()).get(0);
 
-		// What the container does while the handler runs: extend a third of the timeout apart.
-		long end = System.nanoTime() + Duration.ofMillis(2500).toNanos();
+		// What the container does while the handler runs: extend a third of the timeout apart,
+		// for longer than the lease (400 ms) and the visibility timeout.
+		long end = System.nanoTime() + Duration.ofMillis(3500).toNanos();
 		while (System.nanoTime() < end) {
 			assertThat(this.queue.extendVisibility(List.of(delivery), visibility)).isEmpty();
 			assertThat(this.otherInstance.tryAcquire("export:10", Duration.ZERO)).isEmpty();
