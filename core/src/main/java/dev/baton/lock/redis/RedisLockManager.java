@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.internal.Names;
 import dev.baton.internal.ObservationSettings;
 import dev.baton.internal.PrimarySwitchWatch;
@@ -120,7 +121,8 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, T
 	private RedisLockManager(Builder builder) {
 		LockMetrics metrics = (builder.meterRegistry != null) ? MicrometerLockMetrics.of(builder.meterRegistry)
 				: LockMetrics.NONE;
-		this.commands = new LockCommands(builder.connectionFactory, builder.commandTimeout, builder.replicas,
+		BatonThreads threads = BatonThreads.PLATFORM;
+		this.commands = new LockCommands(threads, builder.connectionFactory, builder.commandTimeout, builder.replicas,
 				builder.replicaTimeout, metrics);
 		this.keyPrefix = builder.keyPrefix;
 		String instanceName = (builder.instanceName != null) ? builder.instanceName : InstanceNames.local();
@@ -130,16 +132,16 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, T
 		ObservationSettings<LockAcquisitionObservationConvention> observations = new ObservationSettings<>(
 				ObservationSettings.registry(builder.observationRegistry, builder.meterRegistry),
 				builder.acquisitionConvention);
-		this.waiters = new LockWaiters(builder.connectionFactory, this.commands, ownerPrefix, this.keyPrefix);
-		this.leases = new LeaseBookkeeping(this.commands, this.waiters, metrics, metricGroups, builder.lockLostListener);
+		this.waiters = new LockWaiters(threads, builder.connectionFactory, this.commands, ownerPrefix, this.keyPrefix);
+		this.leases = new LeaseBookkeeping(threads, this.commands, this.waiters, metrics, metricGroups, builder.lockLostListener);
 		this.acquisitions = new LockAcquisitions(this, this.commands, this.waiters, this.leases, metrics, metricGroups,
 				observations, this.keyPrefix, builder.leaseTime, ownerPrefix);
-		this.releases = new LeaseReleases(this.leases, this.commands, this.waiters, metrics, metricGroups,
+		this.releases = new LeaseReleases(threads, this.leases, this.commands, this.waiters, metrics, metricGroups,
 				this.closed::get);
 		this.transfers = new LeaseTransfers(this, this.leases, this.commands, this.keyPrefix, builder.leaseTime,
 				instanceName);
 		this.tokenHeld = new TokenHeldLocks(this.commands, this.waiters, this.leases, this.keyPrefix, builder.leaseTime);
-		this.watchdog = new LockWatchdog(this.commands, builder.leaseTime, this.leases.held()::leases,
+		this.watchdog = new LockWatchdog(threads, this.commands, builder.leaseTime, this.leases.held()::leases,
 				this.leases::lost, this.leases::forget);
 	}
 

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.internal.ObservationSettings;
 import dev.baton.observation.TaskHandlingObservationConvention;
 import dev.baton.queue.DeadLetterReason;
@@ -53,10 +54,11 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 	private volatile boolean running;
 
 	private DelayedTaskListenerRegistry(Builder builder) {
-		this.shutdown = new ParallelShutdown(builder.shutdownPhaseTimeout);
+		BatonThreads threads = BatonThreads.PLATFORM;
+		this.shutdown = new ParallelShutdown(threads, builder.shutdownPhaseTimeout);
 		HandlerMetrics metrics = (builder.meterRegistry != null) ? new MicrometerHandlerMetrics(builder.meterRegistry)
 				: HandlerMetrics.NONE;
-		this.defaults = new DefaultDelayedTaskListenerContainerFactory(builder.queues, builder.settings,
+		this.defaults = new DefaultDelayedTaskListenerContainerFactory(threads, builder.queues, builder.settings,
 				builder.concurrency, builder.virtualThreads, metrics,
 				new ObservationSettings<>(ObservationSettings.registry(builder.observationRegistry, builder.meterRegistry),
 						builder.handlingConvention),

@@ -7,6 +7,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.internal.ObservationSettings;
 import dev.baton.internal.PrimarySwitchWatch;
 import dev.baton.internal.QueueInput;
@@ -98,7 +99,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		this.jsonMapper = PayloadTypeIds.withoutDefaultTyping(builder.jsonMapper);
 		this.keyPrefix = builder.keyPrefix;
 		this.visibilityTimeout = builder.visibilityTimeout;
-		this.metrics = (builder.meterRegistry != null) ? new MicrometerQueueMetrics(builder.meterRegistry)
+		BatonThreads threads = BatonThreads.PLATFORM;
+		this.metrics = (builder.meterRegistry != null) ? new MicrometerQueueMetrics(threads, builder.meterRegistry)
 				: QueueMetrics.NONE;
 		this.observations = new ObservationSettings<>(
 				ObservationSettings.registry(builder.observationRegistry, builder.meterRegistry),
@@ -112,7 +114,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		this.payloadEnvelope = builder.payloadEnvelope;
 		this.taskLocks = builder.taskLocks;
 		this.wakeChannels = new WakeChannels(builder.connectionFactory);
-		this.timedScripts = new TimedScripts(builder.connectionFactory, builder.commandTimeout,
+		this.timedScripts = new TimedScripts(threads, builder.connectionFactory, builder.commandTimeout,
 				QueueUnavailableException::new);
 	}
 

@@ -10,6 +10,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockLostEvent;
 import dev.baton.lock.LockNotAcquiredException;
@@ -370,7 +371,7 @@ class RedisLockManagerTests {
 		assertThat(this.redis.hasKey("baton:lock:{nightly}")).isTrue();
 		// A renewal that was already on its way when the lease was released cannot extend it.
 		RedisLockLease released = (RedisLockLease) lease;
-		assertThat(new LockCommands(this.connectionFactory, Duration.ofSeconds(2), 0, Duration.ofSeconds(1), LockMetrics.NONE).extendAll(List.of(released.keys()),
+		assertThat(new LockCommands(BatonThreads.PLATFORM, this.connectionFactory, Duration.ofSeconds(2), 0, Duration.ofSeconds(1), LockMetrics.NONE).extendAll(List.of(released.keys()),
 				List.of(released.owner()), 30_000, Duration.ofSeconds(2)))
 			.containsExactly(false);
 		assertThat(this.redis.getExpire("baton:lock:{nightly}", TimeUnit.MILLISECONDS)).isBetween(1L, 5000L);
