@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -121,7 +122,7 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, T
 	private RedisLockManager(Builder builder) {
 		LockMetrics metrics = (builder.meterRegistry != null) ? MicrometerLockMetrics.of(builder.meterRegistry)
 				: LockMetrics.NONE;
-		BatonThreads threads = BatonThreads.PLATFORM;
+		BatonThreads threads = BatonThreads.of(builder.threadFactory);
 		this.commands = new LockCommands(threads, builder.connectionFactory, builder.commandTimeout, builder.replicas,
 				builder.replicaTimeout, metrics);
 		this.keyPrefix = builder.keyPrefix;
@@ -433,6 +434,8 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, T
 
 		private @Nullable String instanceName;
 
+		private @Nullable ThreadFactory threadFactory;
+
 		private Builder(RedisConnectionFactory connectionFactory) {
 			Assert.notNull(connectionFactory, "RedisConnectionFactory must not be null");
 			this.connectionFactory = connectionFactory;
@@ -585,6 +588,24 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, T
 		public Builder instanceName(String instanceName) {
 			Assert.notNull(instanceName, "Instance name must not be null");
 			this.instanceName = InstanceNames.check(instanceName);
+			return this;
+		}
+
+		/**
+		 * Make the manager's threads with this factory: the ones that tell the
+		 * {@link #lockLostListener} of losses ({@code baton-lock-events}) and follow the release
+		 * channels ({@code baton-lock-subscriptions}); also the watchdog
+		 * ({@code baton-lock-watchdog}), the release retries ({@code baton-lock-release-retry}) and
+		 * the threads that open connections ({@code baton-redis-connect}) when it makes platform
+		 * threads, but never as virtual threads, so that a renewal never waits for a carrier thread.
+		 * Baton names each thread and makes each platform thread a daemon. The default is Baton's
+		 * own daemon platform threads.
+		 * @param threadFactory the factory, for instance of virtual threads
+		 * @return this builder
+		 */
+		public Builder threadFactory(ThreadFactory threadFactory) {
+			Assert.notNull(threadFactory, "ThreadFactory must not be null");
+			this.threadFactory = threadFactory;
 			return this;
 		}
 

@@ -3,6 +3,7 @@ package dev.baton.lock.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -212,6 +213,29 @@ class RedisLockManagerTests {
 		assertThat(lock.isHeldByCurrentThread()).isFalse();
 		assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class);
 		assertThat(this.redis.opsForValue().get("baton:lock:{order:10}")).isEqualTo("someone else");
+	}
+
+	@Test
+	void makesItsThreadsWithTheBuildersThreadFactoryNamedAndDaemon() {
+		List<Thread> made = new CopyOnWriteArrayList<>();
+		RedisLockManager locks = this.managers.manager((builder) -> builder.leaseTime(Duration.ofMillis(600))
+			.threadFactory((task) -> {
+				Thread thread = new Thread(task, "made-by-the-application");
+				made.add(thread);
+				return thread;
+			}));
+		LockLease elsewhere = manager().tryAcquire("taken", Duration.ZERO).orElseThrow();
+		// A wait subscribes to the lock's release channel; a lock deleted behind its holder's back is reported.
+		assertThat(locks.tryAcquire("taken", Duration.ofMillis(300))).isEmpty();
+		locks.tryAcquire("deleted", Duration.ZERO).orElseThrow();
+		this.redis.delete("baton:lock:{deleted}");
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.managers.lostEvents.size() == 1);
+
+		assertThat(made).extracting(Thread::getName)
+			.contains("baton-lock-watchdog", "baton-lock-subscriptions", "baton-lock-events")
+			.doesNotContain("made-by-the-application");
+		assertThat(made).allSatisfy((thread) -> assertThat(thread.isDaemon()).isTrue());
+		elsewhere.release();
 	}
 
 	@Test
