@@ -134,7 +134,8 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, T
 				ObservationSettings.registry(builder.observationRegistry, builder.meterRegistry),
 				builder.acquisitionConvention);
 		this.waiters = new LockWaiters(threads, builder.connectionFactory, this.commands, ownerPrefix, this.keyPrefix);
-		this.leases = new LeaseBookkeeping(threads, this.commands, this.waiters, metrics, metricGroups, builder.lockLostListener);
+		this.leases = new LeaseBookkeeping(threads, this.commands, this.waiters, metrics, metricGroups,
+				builder.lockLostListener);
 		this.acquisitions = new LockAcquisitions(this, this.commands, this.waiters, this.leases, metrics, metricGroups,
 				observations, this.keyPrefix, builder.leaseTime, ownerPrefix);
 		this.releases = new LeaseReleases(threads, this.leases, this.commands, this.waiters, metrics, metricGroups,

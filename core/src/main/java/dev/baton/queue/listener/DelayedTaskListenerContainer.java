@@ -180,8 +180,9 @@ final class DelayedTaskListenerContainer implements DelayedTaskContainer {
 		this.acknowledger.start();
 		this.wakeUps.subscribe();
 		// A thread per queue: a slow extension of one queue cannot delay another's.
-		// Platform even with virtual threads: an extension must not wait for a carrier thread pinned virtual threads hold.
-		ScheduledExecutorService timer = this.threads.platform().scheduled("baton-queue-visibility-" + this.endpoint.queue());
+		// Platform even with virtual threads: an extension must not wait for a carrier pinned virtual threads hold.
+		ScheduledExecutorService timer = this.threads.platform()
+			.scheduled("baton-queue-visibility-" + this.endpoint.queue());
 		this.timer = timer;
 		this.extender.start(timer);
 		this.giveBack.start(timer);
