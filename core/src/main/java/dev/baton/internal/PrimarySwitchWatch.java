@@ -68,7 +68,7 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 	private final List<StatefulRedisPubSubConnection<String, String>> subscriptions = new ArrayList<>();
 
 	/** Acts on switches off Lettuce's event loop, one at a time. */
-	private final ExecutorService switches = DaemonExecutors.singleThread("baton-primary-switch");
+	private final ExecutorService switches = BatonThreads.PLATFORM.singleThread("baton-primary-switch");
 
 	private final RedisClient client;
 

@@ -27,12 +27,13 @@ final class ScriptConnections implements AutoCloseable {
 	/** Threads that open connections for callers that wait for them only up to their timeout. */
 	private final ExecutorService connecting;
 
-	ScriptConnections(RedisConnectionFactory connectionFactory) {
+	ScriptConnections(BatonThreads threads, RedisConnectionFactory connectionFactory) {
 		this.redis = new StringRedisTemplate(connectionFactory);
 		// Without this the template wraps each connection in a reflective proxy, on every call.
 		this.redis.setExposeConnection(true);
 		this.shared = new SharedLettuceCommands(connectionFactory);
-		this.connecting = DaemonExecutors.cached("baton-redis-connect", Duration.ofSeconds(10));
+		// Platform even with virtual threads: renewals and extensions that must connect wait for these.
+		this.connecting = threads.platform().cached("baton-redis-connect", Duration.ofSeconds(10));
 	}
 
 	/**

@@ -48,14 +48,15 @@ public final class TimedScripts implements AutoCloseable {
 
 	/**
 	 * Create a runner.
+	 * @param threads the threads that open connections for callers that wait only up to their timeout
 	 * @param connectionFactory the connections to run on
 	 * @param timeout how long a call waits for its reply unless it says otherwise
 	 * @param failure makes the exception of a failed call from a message and the cause
 	 */
-	public TimedScripts(RedisConnectionFactory connectionFactory, Duration timeout,
+	public TimedScripts(BatonThreads threads, RedisConnectionFactory connectionFactory, Duration timeout,
 			BiFunction<String, Throwable, RuntimeException> failure) {
 		this.failure = failure;
-		this.connections = new ScriptConnections(connectionFactory);
+		this.connections = new ScriptConnections(threads, connectionFactory);
 		this.timeout = timeout;
 	}
 

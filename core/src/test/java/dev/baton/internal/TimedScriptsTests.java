@@ -169,7 +169,7 @@ class TimedScriptsTests {
 		customizer.accept(this.connectionFactory);
 		this.connectionFactory.afterPropertiesSet();
 		this.connectionFactory.start();
-		return new TimedScripts(this.connectionFactory, Duration.ofSeconds(2), IllegalStateException::new);
+		return new TimedScripts(BatonThreads.PLATFORM, this.connectionFactory, Duration.ofSeconds(2), IllegalStateException::new);
 	}
 
 	private Object increment(TimedScripts scripts) {

@@ -10,6 +10,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.baton.internal.BatonThreads;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -31,11 +32,7 @@ final class RedisServerInfo {
 
 	private static final Log logger = LogFactory.getLog(RedisServerInfo.class);
 
-	private static final Executor DAEMON_THREAD = (task) -> {
-		Thread thread = new Thread(task, "baton-info");
-		thread.setDaemon(true);
-		thread.start();
-	};
+	private static final Executor DAEMON_THREAD = BatonThreads.PLATFORM.threadPerTask("baton-info");
 
 	private final RedisConnectionFactory connectionFactory;
 

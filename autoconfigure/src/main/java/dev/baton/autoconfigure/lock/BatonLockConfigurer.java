@@ -7,12 +7,14 @@ import dev.baton.lock.redis.RedisLockManager;
 
 import org.springframework.boot.context.properties.PropertyMapper;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.thread.Threading;
 import org.springframework.core.env.Environment;
+import org.springframework.core.task.VirtualThreadTaskExecutor;
 
 /**
  * Applies {@code baton.lock.*} to what {@link BatonLockAutoConfiguration} builds: the lock
- * manager's builder and the {@code @DistributedLock} advisor. A value the builder or the advisor
- * refuses fails naming its property.
+ * manager's builder, with Spring Boot's virtual threads, and the {@code @DistributedLock}
+ * advisor. A value the builder or the advisor refuses fails naming its property.
  */
 final class BatonLockConfigurer {
 
@@ -37,6 +39,10 @@ final class BatonLockConfigurer {
 		map.from(this.properties::getReplicaAcknowledgement)
 			.to(named("baton.lock.replica-acknowledgement",
 					(replicas) -> builder.replicaAcknowledgement(replicas.getReplicas(), replicas.getTimeout())));
+		if (Threading.VIRTUAL.isActive(this.environment)) {
+			// The watchdog and release retries still run on platform threads: the builder keeps them off virtual ones.
+			builder.threadFactory(new VirtualThreadTaskExecutor("baton-").getVirtualThreadFactory());
+		}
 	}
 
 	/**

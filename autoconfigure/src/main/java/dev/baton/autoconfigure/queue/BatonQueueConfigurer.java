@@ -9,6 +9,7 @@ import org.springframework.boot.context.properties.PropertyMapper;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.thread.Threading;
 import org.springframework.core.env.Environment;
+import org.springframework.core.task.VirtualThreadTaskExecutor;
 
 /**
  * Applies {@code baton.queue.*} to what {@link BatonQueueAutoConfiguration} builds: the delay
@@ -42,11 +43,19 @@ final class BatonQueueConfigurer {
 		builder.deadLetterRetention(this.settings::deadLetterRetention)
 			.strictPayloads(this.settings::strictPayloads)
 			.partitions(this.settings::partitions);
+		if (Threading.VIRTUAL.isActive(this.environment)) {
+			// The threads that open connections still are platform threads: the builder keeps them off virtual ones.
+			builder.threadFactory(new VirtualThreadTaskExecutor("baton-").getVirtualThreadFactory());
+		}
 	}
 
 	void configure(DelayedTaskListenerRegistry.Builder builder) {
 		PropertyMapper map = PropertyMapper.get();
 		map.from(Threading.VIRTUAL.isActive(this.environment)).to(builder::virtualThreads);
+		if (Threading.VIRTUAL.isActive(this.environment)) {
+			// The visibility timer still runs on a platform thread: the registry keeps it off virtual ones.
+			builder.threadFactory(new VirtualThreadTaskExecutor("baton-").getVirtualThreadFactory());
+		}
 		map.from(Binder.get(this.environment)
 			.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
 			.orElse(BOOT_SHUTDOWN_PHASE_TIMEOUT)).to(builder::shutdownPhaseTimeout);

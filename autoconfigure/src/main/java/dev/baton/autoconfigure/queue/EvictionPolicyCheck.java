@@ -2,6 +2,7 @@ package dev.baton.autoconfigure.queue;
 
 import java.util.Properties;
 
+import dev.baton.internal.BatonThreads;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -32,9 +33,7 @@ final class EvictionPolicyCheck implements SmartInitializingSingleton {
 
 	@Override
 	public void afterSingletonsInstantiated() {
-		Thread check = new Thread(this::check, "baton-eviction-policy-check");
-		check.setDaemon(true);
-		check.start();
+		BatonThreads.PLATFORM.start("baton-eviction-policy-check", this::check);
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockLostEvent;
 import dev.baton.lock.LockManager;
@@ -23,6 +24,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -173,6 +176,25 @@ class BatonLockAutoConfigurationTests {
 	}
 
 	@Test
+	@EnabledForJreRange(min = JRE.JAVA_21)
+	void tellsOfLostLocksOnAVirtualThreadButRenewsOnAPlatformThreadWhenVirtualThreadsAreEnabled() {
+		this.runner.withUserConfiguration(LostLocks.class)
+			.withPropertyValues("spring.threads.virtual.enabled=true", "baton.lock.lease-time=600ms")
+			.run((context) -> {
+				context.getBean(LockManager.class).tryAcquire("job", Duration.ZERO).orElseThrow();
+				this.redis.delete("baton:lock:{job}");
+
+				LostLocks lostLocks = context.getBean(LostLocks.class);
+				await().atMost(Duration.ofSeconds(5)).until(() -> !lostLocks.threads.isEmpty());
+				assertThat(lostLocks.threads.get(0).getName()).isEqualTo("baton-lock-events");
+				assertThat(BatonThreads.isVirtual(lostLocks.threads.get(0))).isTrue();
+				// Only platform threads are listed here: a renewal must not wait for a carrier thread.
+				assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+					.contains("baton-lock-watchdog");
+			});
+	}
+
+	@Test
 	void recordsMetricsInTheApplicationsRegistry() {
 		this.runner.withUserConfiguration(ReportConfiguration.class)
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
@@ -260,9 +282,12 @@ class BatonLockAutoConfigurationTests {
 
 		final List<LockLostEvent> events = new CopyOnWriteArrayList<>();
 
+		final List<Thread> threads = new CopyOnWriteArrayList<>();
+
 		@EventListener
 		void lost(LockLostEvent event) {
 			this.events.add(event);
+			this.threads.add(Thread.currentThread());
 		}
 
 	}

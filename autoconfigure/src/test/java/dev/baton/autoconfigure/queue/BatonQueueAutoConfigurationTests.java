@@ -301,6 +301,10 @@ class BatonQueueAutoConfigurationTests {
 				OrderHandler handler = context.getBean(OrderHandler.class);
 				await().atMost(Duration.ofSeconds(10)).until(() -> handler.threads.size() == 1);
 				assertThat(handler.threads.get(0).getClass().getName()).contains("VirtualThread");
+				// Only platform threads are listed: the claim loop is virtual, the visibility timer is not.
+				assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+					.contains("baton-queue-visibility-orders")
+					.doesNotContain("baton-queue-orders");
 			});
 	}
 

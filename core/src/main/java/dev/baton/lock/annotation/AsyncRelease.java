@@ -7,7 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
-import dev.baton.internal.DaemonExecutors;
+import dev.baton.internal.BatonThreads;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -23,7 +23,7 @@ final class AsyncRelease {
 
 	private static final Log logger = LogFactory.getLog(AsyncRelease.class);
 
-	private final ExecutorService executor = DaemonExecutors.cached("baton-lock-release", Duration.ofMinutes(1));
+	private final ExecutorService executor = BatonThreads.PLATFORM.cached("baton-lock-release", Duration.ofMinutes(1));
 
 	/**
 	 * Releases when a stage of a type the caller chose completes.

@@ -2,6 +2,7 @@ package dev.baton.lock.redis;
 
 import java.util.function.Consumer;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLostEvent;
 import dev.baton.lock.LockRequest;
@@ -27,13 +28,13 @@ final class LeaseBookkeeping implements AutoCloseable {
 
 	private final LossReports lossReports;
 
-	LeaseBookkeeping(LockCommands commands, LockWaiters waiters, LockMetrics metrics, MetricGroups metricGroups,
-			Consumer<LockLostEvent> lockLostListener) {
+	LeaseBookkeeping(BatonThreads threads, LockCommands commands, LockWaiters waiters, LockMetrics metrics,
+			MetricGroups metricGroups, Consumer<LockLostEvent> lockLostListener) {
 		this.commands = commands;
 		this.waiters = waiters;
 		this.metrics = metrics;
 		this.metricGroups = metricGroups;
-		this.lossReports = new LossReports(lockLostListener, metrics, metricGroups);
+		this.lossReports = new LossReports(threads, lockLostListener, metrics, metricGroups);
 		this.metrics.activeLocks(this.held::size);
 	}
 

@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.lock.redis.LockCommands.Released;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -34,10 +35,11 @@ final class LeaseReleases implements AutoCloseable {
 	/** Whether the manager is closed: then releases go straight to Redis, past the waiters. */
 	private final BooleanSupplier closed;
 
-	private final ReleaseRetries releaseRetries = new ReleaseRetries();
+	private final ReleaseRetries releaseRetries;
 
-	LeaseReleases(LeaseBookkeeping leases, LockCommands commands, LockWaiters waiters, LockMetrics metrics,
-			MetricGroups metricGroups, BooleanSupplier closed) {
+	LeaseReleases(BatonThreads threads, LeaseBookkeeping leases, LockCommands commands, LockWaiters waiters,
+			LockMetrics metrics, MetricGroups metricGroups, BooleanSupplier closed) {
+		this.releaseRetries = new ReleaseRetries(threads);
 		this.leases = leases;
 		this.commands = commands;
 		this.waiters = waiters;

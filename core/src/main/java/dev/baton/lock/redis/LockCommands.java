@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.internal.FailoverHold;
 import dev.baton.internal.LuaScripts;
 import dev.baton.internal.ReplicaAcknowledgedScripts.Acknowledged;
@@ -60,9 +61,9 @@ final class LockCommands {
 	 * @param replicas how many replicas a write waits for, 0 for none
 	 * @param replicaTimeout how long a write waits for them
 	 */
-	LockCommands(RedisConnectionFactory connectionFactory, Duration timeout, int replicas, Duration replicaTimeout,
-			LockMetrics metrics) {
-		this.calls = new TimedScripts(connectionFactory, timeout, LockUnavailableException::new);
+	LockCommands(BatonThreads threads, RedisConnectionFactory connectionFactory, Duration timeout, int replicas,
+			Duration replicaTimeout, LockMetrics metrics) {
+		this.calls = new TimedScripts(threads, connectionFactory, timeout, LockUnavailableException::new);
 		this.writes = new ReplicatedWrites(connectionFactory, this.calls, replicas, replicaTimeout, metrics);
 	}
 

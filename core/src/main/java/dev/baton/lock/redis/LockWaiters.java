@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.lock.LockUnavailableException;
 import dev.baton.lock.redis.LockCommands.Released;
 import dev.baton.lock.redis.WaitingLine.Claim;
@@ -54,10 +55,11 @@ final class LockWaiters implements AutoCloseable {
 	 * that an ACL granting the prefix's channels grants it; no lock's channel, which begins with the
 	 * prefix and a brace
 	 */
-	LockWaiters(RedisConnectionFactory connectionFactory, LockCommands commands, String ownerPrefix, String keyPrefix) {
+	LockWaiters(BatonThreads threads, RedisConnectionFactory connectionFactory, LockCommands commands,
+			String ownerPrefix, String keyPrefix) {
 		this.commands = commands;
 		this.ownerPrefix = ownerPrefix.getBytes(StandardCharsets.UTF_8);
-		this.subscriptions = new ReleaseSubscriptions(connectionFactory, keyPrefix + "waiters-anchor",
+		this.subscriptions = new ReleaseSubscriptions(threads, connectionFactory, keyPrefix + "waiters-anchor",
 				commands.timeout());
 	}
 

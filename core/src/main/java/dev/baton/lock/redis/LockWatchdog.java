@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
-import dev.baton.internal.DaemonExecutors;
+import dev.baton.internal.BatonThreads;
 import dev.baton.lock.LockUnavailableException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -30,7 +30,7 @@ final class LockWatchdog implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(LockWatchdog.class);
 
-	private final ScheduledExecutorService scheduler = DaemonExecutors.scheduled("baton-lock-watchdog");
+	private final ScheduledExecutorService scheduler;
 
 	private final LockCommands commands;
 
@@ -49,8 +49,11 @@ final class LockWatchdog implements AutoCloseable {
 
 	private volatile @Nullable Throwable lastFailure;
 
-	LockWatchdog(LockCommands commands, Duration leaseTime, Supplier<Collection<RedisLockLease>> held,
-			Consumer<RedisLockLease> onLost, Consumer<RedisLockLease> onExpired) {
+	LockWatchdog(BatonThreads threads, LockCommands commands, Duration leaseTime,
+			Supplier<Collection<RedisLockLease>> held, Consumer<RedisLockLease> onLost,
+			Consumer<RedisLockLease> onExpired) {
+		// Platform even with virtual threads: a renewal must not wait for a carrier thread pinned virtual threads hold.
+		this.scheduler = threads.platform().scheduled("baton-lock-watchdog");
 		this.commands = commands;
 		this.leaseMillis = leaseTime.toMillis();
 		this.held = held;

@@ -4,7 +4,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 
-import dev.baton.internal.DaemonExecutors;
+import dev.baton.internal.BatonThreads;
 import dev.baton.lock.LockLostEvent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -25,9 +25,11 @@ final class LossReports implements AutoCloseable {
 
 	private final MetricGroups metricGroups;
 
-	private final ExecutorService events = DaemonExecutors.singleThread("baton-lock-events");
+	private final ExecutorService events;
 
-	LossReports(Consumer<LockLostEvent> listener, LockMetrics metrics, MetricGroups metricGroups) {
+	LossReports(BatonThreads threads, Consumer<LockLostEvent> listener, LockMetrics metrics,
+			MetricGroups metricGroups) {
+		this.events = threads.singleThread("baton-lock-events");
 		this.listener = listener;
 		this.metrics = metrics;
 		this.metricGroups = metricGroups;

@@ -5,10 +5,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.internal.Names;
 import dev.baton.internal.ObservationSettings;
 import dev.baton.internal.PrimarySwitchWatch;
@@ -120,7 +122,8 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, T
 	private RedisLockManager(Builder builder) {
 		LockMetrics metrics = (builder.meterRegistry != null) ? MicrometerLockMetrics.of(builder.meterRegistry)
 				: LockMetrics.NONE;
-		this.commands = new LockCommands(builder.connectionFactory, builder.commandTimeout, builder.replicas,
+		BatonThreads threads = BatonThreads.of(builder.threadFactory);
+		this.commands = new LockCommands(threads, builder.connectionFactory, builder.commandTimeout, builder.replicas,
 				builder.replicaTimeout, metrics);
 		this.keyPrefix = builder.keyPrefix;
 		String instanceName = (builder.instanceName != null) ? builder.instanceName : InstanceNames.local();
@@ -130,16 +133,17 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, T
 		ObservationSettings<LockAcquisitionObservationConvention> observations = new ObservationSettings<>(
 				ObservationSettings.registry(builder.observationRegistry, builder.meterRegistry),
 				builder.acquisitionConvention);
-		this.waiters = new LockWaiters(builder.connectionFactory, this.commands, ownerPrefix, this.keyPrefix);
-		this.leases = new LeaseBookkeeping(this.commands, this.waiters, metrics, metricGroups, builder.lockLostListener);
+		this.waiters = new LockWaiters(threads, builder.connectionFactory, this.commands, ownerPrefix, this.keyPrefix);
+		this.leases = new LeaseBookkeeping(threads, this.commands, this.waiters, metrics, metricGroups,
+				builder.lockLostListener);
 		this.acquisitions = new LockAcquisitions(this, this.commands, this.waiters, this.leases, metrics, metricGroups,
 				observations, this.keyPrefix, builder.leaseTime, ownerPrefix);
-		this.releases = new LeaseReleases(this.leases, this.commands, this.waiters, metrics, metricGroups,
+		this.releases = new LeaseReleases(threads, this.leases, this.commands, this.waiters, metrics, metricGroups,
 				this.closed::get);
 		this.transfers = new LeaseTransfers(this, this.leases, this.commands, this.keyPrefix, builder.leaseTime,
 				instanceName);
 		this.tokenHeld = new TokenHeldLocks(this.commands, this.waiters, this.leases, this.keyPrefix, builder.leaseTime);
-		this.watchdog = new LockWatchdog(this.commands, builder.leaseTime, this.leases.held()::leases,
+		this.watchdog = new LockWatchdog(threads, this.commands, builder.leaseTime, this.leases.held()::leases,
 				this.leases::lost, this.leases::forget);
 	}
 
@@ -431,6 +435,8 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, T
 
 		private @Nullable String instanceName;
 
+		private @Nullable ThreadFactory threadFactory;
+
 		private Builder(RedisConnectionFactory connectionFactory) {
 			Assert.notNull(connectionFactory, "RedisConnectionFactory must not be null");
 			this.connectionFactory = connectionFactory;
@@ -583,6 +589,24 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, T
 		public Builder instanceName(String instanceName) {
 			Assert.notNull(instanceName, "Instance name must not be null");
 			this.instanceName = InstanceNames.check(instanceName);
+			return this;
+		}
+
+		/**
+		 * Make the manager's threads with this factory: the ones that tell the
+		 * {@link #lockLostListener} of losses ({@code baton-lock-events}) and follow the release
+		 * channels ({@code baton-lock-subscriptions}); also the watchdog
+		 * ({@code baton-lock-watchdog}), the release retries ({@code baton-lock-release-retry}) and
+		 * the threads that open connections ({@code baton-redis-connect}) when it makes platform
+		 * threads, but never as virtual threads, so that a renewal never waits for a carrier thread.
+		 * Baton names each thread and makes each platform thread a daemon. The default is Baton's
+		 * own daemon platform threads.
+		 * @param threadFactory the factory, for instance of virtual threads
+		 * @return this builder
+		 */
+		public Builder threadFactory(ThreadFactory threadFactory) {
+			Assert.notNull(threadFactory, "ThreadFactory must not be null");
+			this.threadFactory = threadFactory;
 			return this;
 		}
 

@@ -5,7 +5,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
-import dev.baton.internal.DaemonExecutors;
+import dev.baton.internal.BatonThreads;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -21,7 +21,12 @@ final class ReleaseRetries implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(ReleaseRetries.class);
 
-	private final ScheduledExecutorService scheduler = DaemonExecutors.scheduled("baton-lock-release-retry");
+	private final ScheduledExecutorService scheduler;
+
+	ReleaseRetries(BatonThreads threads) {
+		// Platform even with virtual threads: a retry must not wait for a carrier thread pinned virtual threads hold.
+		this.scheduler = threads.platform().scheduled("baton-lock-release-retry");
+	}
 
 	/**
 	 * Tries an unconfirmed release again, every {@value #PERIOD_MILLIS} ms, until it is confirmed

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 
-import dev.baton.internal.DaemonExecutors;
+import dev.baton.internal.BatonThreads;
 import dev.baton.lock.LockUnavailableException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -41,7 +41,7 @@ final class ReleaseSubscriptions implements AutoCloseable {
 
 	private final RedisMessageListenerContainer container = new RedisMessageListenerContainer();
 
-	private final ExecutorService calls = DaemonExecutors.singleThread("baton-lock-subscriptions");
+	private final ExecutorService calls;
 
 	private final Duration timeout;
 
@@ -58,7 +58,9 @@ final class ReleaseSubscriptions implements AutoCloseable {
 	 * @param anchorChannel a channel that nobody publishes on, which keeps the subscription open
 	 * @param timeout how long a caller waits for a call to Redis
 	 */
-	ReleaseSubscriptions(RedisConnectionFactory connectionFactory, String anchorChannel, Duration timeout) {
+	ReleaseSubscriptions(BatonThreads threads, RedisConnectionFactory connectionFactory, String anchorChannel,
+			Duration timeout) {
+		this.calls = threads.singleThread("baton-lock-subscriptions");
 		this.timeout = timeout;
 		this.anchorChannel = anchorChannel;
 		this.container.setConnectionFactory(connectionFactory);

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.spi.ConsumableQueue;
 import dev.baton.queue.spi.PartialSettlementException;
@@ -40,6 +41,8 @@ final class Acknowledger {
 	private static final long POLL_MILLIS = 100;
 
 	private static final long MAX_RETRY_PAUSE_MILLIS = 1000;
+
+	private final BatonThreads threads;
 
 	private final ConsumableQueue<Object> queue;
 
@@ -72,8 +75,9 @@ final class Acknowledger {
 	 * extended in time), so that retrying for it is pointless
 	 * @param refused told of the deliveries whose acknowledgement Redis refused as stale
 	 */
-	Acknowledger(ConsumableQueue<Object> queue, String queueName, Predicate<Delivery<Object>> stale,
-			Consumer<List<Delivery<Object>>> refused) {
+	Acknowledger(BatonThreads threads, ConsumableQueue<Object> queue, String queueName,
+			Predicate<Delivery<Object>> stale, Consumer<List<Delivery<Object>>> refused) {
+		this.threads = threads;
 		this.queue = queue;
 		this.queueName = queueName;
 		this.stale = stale;
@@ -152,7 +156,7 @@ final class Acknowledger {
 		}
 
 		void start(String name) {
-			this.thread = DaemonThreads.start(name, this::run);
+			this.thread = Acknowledger.this.threads.start(name, this::run);
 		}
 
 		boolean alive() {
@@ -161,7 +165,7 @@ final class Acknowledger {
 		}
 
 		void join(long deadline) {
-			DaemonThreads.joinUntil(this.thread, deadline);
+			BatonThreads.joinUntil(this.thread, deadline);
 		}
 
 		private void run() {

@@ -11,6 +11,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.internal.ObservationSettings;
 import dev.baton.observation.TaskHandlingObservationConvention;
 import dev.baton.queue.DeadLetterReason;
@@ -31,6 +32,8 @@ final class DefaultDelayedTaskListenerContainerFactory implements DelayedTaskLis
 
 	private static final Log logger = LogFactory.getLog(DelayedTaskListenerRegistry.class);
 
+	private final BatonThreads threads;
+
 	private final DelayQueues queues;
 
 	private final Function<String, ListenerSettings> settings;
@@ -50,10 +53,12 @@ final class DefaultDelayedTaskListenerContainerFactory implements DelayedTaskLis
 	/** The longest a container waits for running handlers when stopping, whatever its settings. */
 	private final Duration maxShutdownWait;
 
-	DefaultDelayedTaskListenerContainerFactory(DelayQueues queues, Function<String, ListenerSettings> settings,
-			Function<String, @Nullable Integer> concurrency, boolean virtualThreads, HandlerMetrics metrics,
+	DefaultDelayedTaskListenerContainerFactory(BatonThreads threads, DelayQueues queues,
+			Function<String, ListenerSettings> settings, Function<String, @Nullable Integer> concurrency,
+			boolean virtualThreads, HandlerMetrics metrics,
 			ObservationSettings<TaskHandlingObservationConvention> observations, DeadLetterReason deadLetterReason,
 			DelayedTaskErrorHandler errorHandler, Duration maxShutdownWait) {
+		this.threads = threads;
 		this.queues = queues;
 		this.settings = settings;
 		this.concurrency = concurrency;
@@ -90,9 +95,9 @@ final class DefaultDelayedTaskListenerContainerFactory implements DelayedTaskLis
 		logger.info("@DelayedTask handler " + endpoint.describe() + " consumes queue '" + endpoint.queue()
 				+ "' with concurrency " + endpoint.concurrency() + ", max attempts " + queueSettings.maxAttempts()
 				+ ", visibility timeout " + queueSettings.visibilityTimeout().toMillis() + " ms");
-		HandlerThreads threads = handlerThreads(endpoint);
-		return new DelayedTaskListenerContainer(consumable, endpoint, queueSettings, threads.executor(), this.metrics,
-				this.observations, this.deadLetterReason, this.errorHandler, threads.release());
+		HandlerThreads handlers = handlerThreads(endpoint);
+		return new DelayedTaskListenerContainer(this.threads, consumable, endpoint, queueSettings, handlers.executor(),
+				this.metrics, this.observations, this.deadLetterReason, this.errorHandler, handlers.release());
 	}
 
 	/** An inconsistent configuration: stopping cannot wait as long as the queue's shutdown timeout says. */

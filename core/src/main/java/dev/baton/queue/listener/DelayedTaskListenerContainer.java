@@ -5,9 +5,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.internal.ObservationSettings;
 import dev.baton.observation.TaskHandlingObservationConvention;
 import dev.baton.queue.DeadLetterReason;
@@ -46,6 +46,8 @@ final class DelayedTaskListenerContainer implements DelayedTaskContainer {
 
 	/** The longest the final hand-back of a stop may take, whatever Redis does. */
 	static final Duration HAND_BACK_TIMEOUT = Duration.ofSeconds(2);
+
+	private final BatonThreads threads;
 
 	private final ConsumableQueue<Object> queue;
 
@@ -96,11 +98,12 @@ final class DelayedTaskListenerContainer implements DelayedTaskContainer {
 	/** Runs the extensions and the give-backs. */
 	private @Nullable ScheduledExecutorService timer;
 
-	DelayedTaskListenerContainer(ConsumableQueue<Object> queue, DelayedTaskEndpoint endpoint, ListenerSettings settings,
-			Executor handlers, HandlerMetrics metrics,
+	DelayedTaskListenerContainer(BatonThreads threads, ConsumableQueue<Object> queue, DelayedTaskEndpoint endpoint,
+			ListenerSettings settings, Executor handlers, HandlerMetrics metrics,
 			ObservationSettings<TaskHandlingObservationConvention> observations, DeadLetterReason deadLetterReason,
 			DelayedTaskErrorHandler errorHandler, Runnable releaseHandlers) {
 		String name = endpoint.queue();
+		this.threads = threads;
 		this.releaseHandlers = releaseHandlers;
 		this.queue = queue;
 		this.endpoint = endpoint;
@@ -108,11 +111,11 @@ final class DelayedTaskListenerContainer implements DelayedTaskContainer {
 		this.pacer = new ClaimPacer(queue::partitionCount);
 		this.permits = new Permits(endpoint.concurrency() + settings.prefetch(), this.pacer::wake);
 		this.held = new HeldDeliveries(name, metrics, this.permits);
-		this.acknowledger = new Acknowledger(queue, name, this.held::isStale,
+		this.acknowledger = new Acknowledger(threads, queue, name, this.held::isStale,
 				(refused) -> this.held.lost(refused, StaleOperation.ACK));
 		this.deliveryLimit = new DeliveryLimit(name, settings, endpoint.deadLetter(), metrics);
 		this.claimAhead = new ClaimAheadEstimate(settings, endpoint.concurrency(), this.held);
-		this.handBack = new HandBack(queue, name);
+		this.handBack = new HandBack(threads, queue, name);
 		FailureSettlement failures = new FailureSettlement(name, settings, endpoint.deadLetter(), deadLetterReason,
 				errorHandler);
 		HandlerInvocation invocation = new HandlerInvocation(endpoint, metrics, observations, this.held,
@@ -120,7 +123,7 @@ final class DelayedTaskListenerContainer implements DelayedTaskContainer {
 		this.workers = new Workers(name, endpoint.concurrency(), handlers, this.held, invocation, this.handBack,
 				this::isActive);
 		this.extender = new VisibilityExtender(queue, name, settings.visibilityTimeout(), this.held);
-		this.giveBack = new PrefetchGiveBack(name, settings, this.held, this.claimAhead, this.handBack,
+		this.giveBack = new PrefetchGiveBack(threads, name, settings, this.held, this.claimAhead, this.handBack,
 				this::isActive);
 		this.wakeUps = new WakeSubscription(queue, name, this.pacer, shortPoll());
 	}
@@ -176,16 +179,14 @@ final class DelayedTaskListenerContainer implements DelayedTaskContainer {
 		this.active = true;
 		this.acknowledger.start();
 		this.wakeUps.subscribe();
-		// A thread per queue: a slow extension of one queue cannot delay another's
-		ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, "baton-queue-visibility-" + this.endpoint.queue());
-			thread.setDaemon(true);
-			return thread;
-		});
+		// A thread per queue: a slow extension of one queue cannot delay another's.
+		// Platform even with virtual threads: an extension must not wait for a carrier pinned virtual threads hold.
+		ScheduledExecutorService timer = this.threads.platform()
+			.scheduled("baton-queue-visibility-" + this.endpoint.queue());
 		this.timer = timer;
 		this.extender.start(timer);
 		this.giveBack.start(timer);
-		this.loop = DaemonThreads.start("baton-queue-" + this.endpoint.queue(), this::run);
+		this.loop = this.threads.start("baton-queue-" + this.endpoint.queue(), this::run);
 	}
 
 	@Override
@@ -207,8 +208,8 @@ final class DelayedTaskListenerContainer implements DelayedTaskContainer {
 		this.active = false;
 		this.pacer.wake();
 		// A claim still under way when the deadline passes hands its tasks back itself
-		DaemonThreads.joinUntil(this.loop, deadline);
-		DaemonThreads.start("baton-queue-stop-" + this.endpoint.queue(), this.wakeUps::close);
+		BatonThreads.joinUntil(this.loop, deadline);
+		this.threads.start("baton-queue-stop-" + this.endpoint.queue(), this.wakeUps::close);
 		List<Delivery<Object>> notStarted = this.held.takeReady();
 		if (!notStarted.isEmpty()) {
 			// At once, so that other instances take them while handlers here finish

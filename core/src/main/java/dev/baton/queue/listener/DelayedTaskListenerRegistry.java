@@ -7,8 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.internal.ObservationSettings;
 import dev.baton.observation.TaskHandlingObservationConvention;
 import dev.baton.queue.DeadLetterReason;
@@ -53,10 +55,11 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 	private volatile boolean running;
 
 	private DelayedTaskListenerRegistry(Builder builder) {
-		this.shutdown = new ParallelShutdown(builder.shutdownPhaseTimeout);
+		BatonThreads threads = BatonThreads.of(builder.threadFactory);
+		this.shutdown = new ParallelShutdown(threads, builder.shutdownPhaseTimeout);
 		HandlerMetrics metrics = (builder.meterRegistry != null) ? new MicrometerHandlerMetrics(builder.meterRegistry)
 				: HandlerMetrics.NONE;
-		this.defaults = new DefaultDelayedTaskListenerContainerFactory(builder.queues, builder.settings,
+		this.defaults = new DefaultDelayedTaskListenerContainerFactory(threads, builder.queues, builder.settings,
 				builder.concurrency, builder.virtualThreads, metrics,
 				new ObservationSettings<>(ObservationSettings.registry(builder.observationRegistry, builder.meterRegistry),
 						builder.handlingConvention),
@@ -208,6 +211,8 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 
 		private @Nullable DelayedTaskListenerContainerFactory containerFactory;
 
+		private @Nullable ThreadFactory threadFactory;
+
 		private Builder(DelayQueues queues) {
 			this.queues = queues;
 		}
@@ -322,14 +327,34 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		/**
 		 * Set what creates each handler's container, instead of Baton's; it receives each
 		 * endpoint with its queue's settings merged in. The settings, error handler, metrics,
-		 * observation, virtual threads and dead-letter reason of this builder apply only to
-		 * Baton's own factory.
+		 * observation, virtual threads, thread factory (but for stopping) and dead-letter reason of
+		 * this builder apply only to Baton's own factory.
 		 * @param containerFactory the factory
 		 * @return this builder
 		 */
 		public Builder containerFactory(DelayedTaskListenerContainerFactory containerFactory) {
 			Assert.notNull(containerFactory, "containerFactory must not be null");
 			this.containerFactory = containerFactory;
+			return this;
+		}
+
+		/**
+		 * Make Baton's listener threads with this factory: the threads that stop each container
+		 * ({@code baton-queue-stop-<queue>}), and in the containers of Baton's own factory each
+		 * queue's claim loop ({@code baton-queue-<queue>}), acknowledgements
+		 * ({@code baton-ack-<queue>}, {@code baton-ack-retry-<queue>}) and hand-backs
+		 * ({@code baton-queue-hand-back-<queue>}, {@code baton-queue-give-back-<queue>}); also
+		 * their visibility timer ({@code baton-queue-visibility-<queue>}) when it makes platform
+		 * threads, but never as a virtual thread, so that an extension never waits for a carrier
+		 * thread. Not the handlers' threads: see {@link #virtualThreads}. Baton names each thread
+		 * and makes each platform thread a daemon. The default is Baton's own daemon platform
+		 * threads.
+		 * @param threadFactory the factory, for instance of virtual threads
+		 * @return this builder
+		 */
+		public Builder threadFactory(ThreadFactory threadFactory) {
+			Assert.notNull(threadFactory, "threadFactory must not be null");
+			this.threadFactory = threadFactory;
 			return this;
 		}
 

@@ -3,6 +3,7 @@ package dev.baton.queue.listener;
 import java.time.Duration;
 import java.util.List;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.spi.ConsumableQueue;
 import org.apache.commons.logging.Log;
@@ -15,11 +16,14 @@ final class HandBack {
 
 	private static final Log logger = DelayedTaskListenerContainer.logger;
 
+	private final BatonThreads threads;
+
 	private final ConsumableQueue<Object> queue;
 
 	private final String queueName;
 
-	HandBack(ConsumableQueue<Object> queue, String queueName) {
+	HandBack(BatonThreads threads, ConsumableQueue<Object> queue, String queueName) {
+		this.threads = threads;
 		this.queue = queue;
 		this.queueName = queueName;
 	}
@@ -36,7 +40,7 @@ final class HandBack {
 
 	/** Hands back on a thread of its own, without waiting. */
 	Thread handBackInBackground(List<Delivery<Object>> deliveries) {
-		return DaemonThreads.start("baton-queue-hand-back-" + this.queueName, () -> handBack(deliveries));
+		return this.threads.start("baton-queue-hand-back-" + this.queueName, () -> handBack(deliveries));
 	}
 
 	/** Hands back on a thread of its own, waiting at most {@code timeout} whatever Redis does. */

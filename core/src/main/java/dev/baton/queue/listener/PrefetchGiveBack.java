@@ -5,6 +5,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.queue.Delivery;
 import org.apache.commons.logging.Log;
 
@@ -16,6 +17,8 @@ import org.apache.commons.logging.Log;
 final class PrefetchGiveBack {
 
 	private static final Log logger = DelayedTaskListenerContainer.logger;
+
+	private final BatonThreads threads;
 
 	private final String queueName;
 
@@ -29,8 +32,9 @@ final class PrefetchGiveBack {
 
 	private final BooleanSupplier active;
 
-	PrefetchGiveBack(String queueName, ListenerSettings settings, HeldDeliveries held, ClaimAheadEstimate estimate,
-			HandBack handBack, BooleanSupplier active) {
+	PrefetchGiveBack(BatonThreads threads, String queueName, ListenerSettings settings, HeldDeliveries held,
+			ClaimAheadEstimate estimate, HandBack handBack, BooleanSupplier active) {
+		this.threads = threads;
 		this.queueName = queueName;
 		this.settings = settings;
 		this.held = held;
@@ -70,7 +74,7 @@ final class PrefetchGiveBack {
 		}
 		logger.debug("Handing back " + givenBack.size() + " tasks of queue '" + this.queueName
 				+ "' that waited here longer than twice the claim-ahead time");
-		DaemonThreads.start("baton-queue-give-back-" + this.queueName, () -> {
+		this.threads.start("baton-queue-give-back-" + this.queueName, () -> {
 			this.handBack.handBack(givenBack);
 			givenBack.forEach(this.held::finish);
 		});

@@ -5,7 +5,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
-import dev.baton.internal.DaemonExecutors;
+import dev.baton.internal.BatonThreads;
 import dev.baton.queue.QueueStats;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -27,11 +27,12 @@ final class MicrometerQueueMetrics implements QueueMetrics {
 	private static final Duration STATS_PATIENCE = Duration.ofMillis(100);
 
 	/** Reads stats for the gauges, one queue at a time, so that scrapes never wait on Redis. */
-	private final ExecutorService refresher = DaemonExecutors.singleThread("baton-queue-stats");
+	private final ExecutorService refresher;
 
 	private final MeterRegistry registry;
 
-	MicrometerQueueMetrics(MeterRegistry registry) {
+	MicrometerQueueMetrics(BatonThreads threads, MeterRegistry registry) {
+		this.refresher = threads.singleThread("baton-queue-stats");
 		this.registry = registry;
 	}
 

@@ -3,10 +3,12 @@ package dev.baton.queue.redis;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.internal.ObservationSettings;
 import dev.baton.internal.PrimarySwitchWatch;
 import dev.baton.internal.QueueInput;
@@ -98,7 +100,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		this.jsonMapper = PayloadTypeIds.withoutDefaultTyping(builder.jsonMapper);
 		this.keyPrefix = builder.keyPrefix;
 		this.visibilityTimeout = builder.visibilityTimeout;
-		this.metrics = (builder.meterRegistry != null) ? new MicrometerQueueMetrics(builder.meterRegistry)
+		BatonThreads threads = BatonThreads.of(builder.threadFactory);
+		this.metrics = (builder.meterRegistry != null) ? new MicrometerQueueMetrics(threads, builder.meterRegistry)
 				: QueueMetrics.NONE;
 		this.observations = new ObservationSettings<>(
 				ObservationSettings.registry(builder.observationRegistry, builder.meterRegistry),
@@ -112,7 +115,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		this.payloadEnvelope = builder.payloadEnvelope;
 		this.taskLocks = builder.taskLocks;
 		this.wakeChannels = new WakeChannels(builder.connectionFactory);
-		this.timedScripts = new TimedScripts(builder.connectionFactory, builder.commandTimeout,
+		this.timedScripts = new TimedScripts(threads, builder.connectionFactory, builder.commandTimeout,
 				QueueUnavailableException::new);
 	}
 
@@ -267,6 +270,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		private PayloadEnvelope payloadEnvelope = PayloadEnvelope.NONE;
 
 		private @Nullable TokenLeases taskLocks;
+
+		private @Nullable ThreadFactory threadFactory;
 
 		private Builder(RedisConnectionFactory connectionFactory, JsonMapper jsonMapper) {
 			if (connectionFactory == null || jsonMapper == null) {
@@ -468,6 +473,24 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 						+ " cannot give its locks to tasks: it does not implement " + TokenLeases.class.getName());
 			}
 			this.taskLocks = tokenLeases;
+			return this;
+		}
+
+		/**
+		 * Make the queues' threads with this factory: the one that reads the depth gauges'
+		 * stats ({@code baton-queue-stats}, with a {@link #meterRegistry}); also the threads that
+		 * open connections ({@code baton-redis-connect}) when it makes platform threads, but never
+		 * as virtual threads, since visibility extensions wait for them. Baton names each thread
+		 * and makes each platform thread a daemon. The default is Baton's own daemon platform
+		 * threads.
+		 * @param threadFactory the factory, for instance of virtual threads
+		 * @return this builder
+		 */
+		public Builder threadFactory(ThreadFactory threadFactory) {
+			if (threadFactory == null) {
+				throw new IllegalArgumentException("ThreadFactory must not be null");
+			}
+			this.threadFactory = threadFactory;
 			return this;
 		}
 

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.RedisLock;
 import dev.baton.support.CommandStats;
@@ -59,7 +60,7 @@ class RedisLockHandOffTests {
 
 	@Test
 	void yieldingReleaseLearnsFromRedisWhetherAnotherInstanceWaitsNotFromWhoReceivesItsMessage() {
-		LockCommands commands = new LockCommands(this.connectionFactory, Duration.ofSeconds(2), 0, Duration.ofSeconds(1),
+		LockCommands commands = new LockCommands(BatonThreads.PLATFORM, this.connectionFactory, Duration.ofSeconds(2), 0, Duration.ofSeconds(1),
 				LockMetrics.NONE);
 		LockKeys keys = LockKeys.of("baton:lock:", "yield");
 		assertThat(commands.acquire(keys, "instance-a:1", 30_000, 60_000, 0)).isPositive();

@@ -3,6 +3,7 @@ package dev.baton.lock.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -10,6 +11,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockLostEvent;
 import dev.baton.lock.LockNotAcquiredException;
@@ -214,6 +216,29 @@ class RedisLockManagerTests {
 	}
 
 	@Test
+	void makesItsThreadsWithTheBuildersThreadFactoryNamedAndDaemon() {
+		List<Thread> made = new CopyOnWriteArrayList<>();
+		RedisLockManager locks = this.managers.manager((builder) -> builder.leaseTime(Duration.ofMillis(600))
+			.threadFactory((task) -> {
+				Thread thread = new Thread(task, "made-by-the-application");
+				made.add(thread);
+				return thread;
+			}));
+		LockLease elsewhere = manager().tryAcquire("taken", Duration.ZERO).orElseThrow();
+		// A wait subscribes to the lock's release channel; a lock deleted behind its holder's back is reported.
+		assertThat(locks.tryAcquire("taken", Duration.ofMillis(300))).isEmpty();
+		locks.tryAcquire("deleted", Duration.ZERO).orElseThrow();
+		this.redis.delete("baton:lock:{deleted}");
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.managers.lostEvents.size() == 1);
+
+		assertThat(made).extracting(Thread::getName)
+			.contains("baton-lock-watchdog", "baton-lock-subscriptions", "baton-lock-events")
+			.doesNotContain("made-by-the-application");
+		assertThat(made).allSatisfy((thread) -> assertThat(thread.isDaemon()).isTrue());
+		elsewhere.release();
+	}
+
+	@Test
 	void fencingTokensIncreaseAcrossManagersEvenWhenTheServerClockStepsBack() {
 		RedisLockManager first = manager();
 		RedisLockManager second = manager();
@@ -370,7 +395,7 @@ class RedisLockManagerTests {
 		assertThat(this.redis.hasKey("baton:lock:{nightly}")).isTrue();
 		// A renewal that was already on its way when the lease was released cannot extend it.
 		RedisLockLease released = (RedisLockLease) lease;
-		assertThat(new LockCommands(this.connectionFactory, Duration.ofSeconds(2), 0, Duration.ofSeconds(1), LockMetrics.NONE).extendAll(List.of(released.keys()),
+		assertThat(new LockCommands(BatonThreads.PLATFORM, this.connectionFactory, Duration.ofSeconds(2), 0, Duration.ofSeconds(1), LockMetrics.NONE).extendAll(List.of(released.keys()),
 				List.of(released.owner()), 30_000, Duration.ofSeconds(2)))
 			.containsExactly(false);
 		assertThat(this.redis.getExpire("baton:lock:{nightly}", TimeUnit.MILLISECONDS)).isBetween(1L, 5000L);

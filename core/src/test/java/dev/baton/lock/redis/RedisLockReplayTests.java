@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockLostEvent;
@@ -147,7 +148,7 @@ class RedisLockReplayTests {
 	void theWaitersAcquireScriptRunTwiceGrantsTheLockBothTimes() {
 		// A waiter's attempts go out while another thread waits for a release, which the proxy cannot
 		// single out: run the script twice as Lettuce would.
-		LockCommands commands = new LockCommands(this.servers.direct(), Duration.ofSeconds(2), 0, Duration.ofMillis(1),
+		LockCommands commands = new LockCommands(BatonThreads.PLATFORM, this.servers.direct(), Duration.ofSeconds(2), 0, Duration.ofMillis(1),
 				LockMetrics.NONE);
 		LockKeys keys = LockKeys.of("baton:lock:", "order:5");
 		long first = commands.acquire(keys, "instance:1", 30_000, 60_000, 60_000);

@@ -10,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DelayQueue;
@@ -61,6 +63,30 @@ class DelayedTaskListenerContainerTests {
 		await().atMost(Duration.ofSeconds(5))
 			.untilAsserted(() -> assertThat(app.queues.get("parcels", Parcel.class).stats().inFlight()).isZero());
 		assertThat(app.queues.get("parcels", Parcel.class).find("p-1")).isEmpty();
+	}
+
+	@Test
+	void containersMakeTheirThreadsWithTheRegistrysThreadFactory(RedisConnectionFactory connectionFactory) {
+		List<Thread> made = new CopyOnWriteArrayList<>();
+		RecordingHandler handler = new RecordingHandler();
+		Function<String, ListenerSettings> settings = (queue) -> defaults();
+		UnaryOperator<DelayedTaskListenerRegistry.Builder> customizer = (registry) -> registry.threadFactory((task) -> {
+			Thread thread = new Thread(task);
+			made.add(thread);
+			return thread;
+		});
+		ListenerContext app = new ListenerContext(connectionFactory, settings, customizer, handler);
+		this.contexts.add(app);
+		app.start();
+
+		app.queues.get("parcels", Parcel.class).schedule("p-1", new Parcel("p-1", 7), Duration.ZERO);
+		await().atMost(Duration.ofSeconds(10)).until(() -> handler.payloads.size() == 1);
+		app.context.close();
+
+		assertThat(made).extracting(Thread::getName)
+			.contains("baton-queue-parcels", "baton-ack-parcels", "baton-ack-retry-parcels",
+					"baton-queue-visibility-parcels", "baton-queue-stop-parcels");
+		assertThat(made).allSatisfy((thread) -> assertThat(thread.isDaemon()).isTrue());
 	}
 
 	@Test

@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.zip.CRC32;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
@@ -84,7 +85,7 @@ class FrozenPartitionTests {
 		Set<String> frozenIds = idsOn(frozen, held);
 		assertThat(frozenIds).isNotEmpty().hasSizeLessThan(120);
 		Set<String> done = ConcurrentHashMap.newKeySet();
-		Acknowledger acknowledger = new Acknowledger(orders, this.queue, (delivery) -> false, (stale) -> {
+		Acknowledger acknowledger = new Acknowledger(BatonThreads.PLATFORM, orders, this.queue, (delivery) -> false, (stale) -> {
 		});
 		acknowledger.start();
 		try {

@@ -3,6 +3,7 @@ package dev.baton.queue.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.baton.queue.DelayQueue;
 import dev.baton.support.ProxiedRedis;
@@ -50,6 +51,29 @@ class QueueDepthGaugeTests {
 		}
 
 		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(depth("orders", "scheduled")).isEqualTo(1.0));
+	}
+
+	@Test
+	void readsTheDepthOnAThreadOfTheBuildersThreadFactory() {
+		List<Thread> made = new CopyOnWriteArrayList<>();
+		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		try (RedisDelayQueues queues = RedisDelayQueues.builder(this.redis.throughProxy(), JsonMapper.builder().build())
+			.meterRegistry(meters)
+			.threadFactory((task) -> {
+				Thread thread = new Thread(task);
+				made.add(thread);
+				return thread;
+			})
+			.build()) {
+			queues.get("orders", String.class).schedule("o-1", "x", Duration.ofHours(1));
+
+			await().atMost(Duration.ofSeconds(5))
+				.untilAsserted(() -> assertThat(
+						meters.get("baton.queue.depth").tag("queue", "orders").tag("state", "scheduled").gauge().value())
+					.isEqualTo(1.0));
+		}
+		assertThat(made).extracting(Thread::getName).contains("baton-queue-stats");
+		assertThat(made).allSatisfy((thread) -> assertThat(thread.isDaemon()).isTrue());
 	}
 
 	@Test
