@@ -1,7 +1,6 @@
 package dev.baton.harness;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,18 +31,13 @@ class ClusterHarnessTests {
 	private static final Duration DEFAULT_FAULT_PHASE = Duration.ofSeconds(20);
 
 	static List<Long> seeds() {
-		String seeds = System.getProperty(SEEDS_PROPERTY, "");
-		if (seeds.isBlank()) {
-			return Arrays.stream(FIXED_SEEDS).boxed().toList();
-		}
-		return Arrays.stream(seeds.split(",")).map(String::trim).map(Long::parseLong).toList();
+		return HarnessProperties.seeds(SEEDS_PROPERTY, FIXED_SEEDS);
 	}
 
 	@ParameterizedTest(name = "seed {0}")
 	@MethodSource("seeds")
 	void noNewViolationUnderFreezesOfAPrimary(long seed) throws InterruptedException {
-		String duration = System.getProperty("baton.harness.cluster.duration", "").trim();
-		Duration faultPhase = duration.isEmpty() ? DEFAULT_FAULT_PHASE : Duration.parse("PT" + duration.toUpperCase());
+		Duration faultPhase = HarnessProperties.faultPhase("baton.harness.cluster.duration", DEFAULT_FAULT_PHASE);
 		HarnessReport report = new HarnessRun(seed, faultPhase, ClusterTopology::new).run();
 		assertThat(report.newViolations()).as(report::describe).isEmpty();
 	}

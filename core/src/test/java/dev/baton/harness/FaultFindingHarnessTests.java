@@ -1,9 +1,7 @@
 package dev.baton.harness;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
-import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,23 +23,11 @@ class FaultFindingHarnessTests {
 	private static final Duration DEFAULT_FAULT_PHASE = Duration.ofSeconds(15);
 
 	static List<Long> seeds() {
-		String seeds = System.getProperty("baton.harness.seeds", "");
-		if (seeds.isBlank()) {
-			return Arrays.stream(FIXED_SEEDS).boxed().toList();
-		}
-		if (seeds.startsWith("random:")) {
-			return LongStream.range(0, Long.parseLong(seeds.substring("random:".length())))
-				.map((i) -> System.nanoTime() ^ (i * 0x9E3779B97F4A7C15L))
-				.boxed()
-				.toList();
-		}
-		return Arrays.stream(seeds.split(",")).map(String::trim).map(Long::parseLong).toList();
+		return HarnessProperties.seeds("baton.harness.seeds", FIXED_SEEDS);
 	}
 
-	/** {@code baton.harness.duration}: a duration such as {@code 90s} or {@code 30m}. */
 	static Duration faultPhase() {
-		String duration = System.getProperty("baton.harness.duration", "").trim();
-		return duration.isEmpty() ? DEFAULT_FAULT_PHASE : Duration.parse("PT" + duration.toUpperCase());
+		return HarnessProperties.faultPhase("baton.harness.duration", DEFAULT_FAULT_PHASE);
 	}
 
 	/** Fails on new violations only; known defects are printed and have tests of their own. */

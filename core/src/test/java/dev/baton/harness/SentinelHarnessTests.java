@@ -1,7 +1,6 @@
 package dev.baton.harness;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,18 +26,13 @@ class SentinelHarnessTests {
 	private static final Duration DEFAULT_FAULT_PHASE = Duration.ofSeconds(25);
 
 	static List<Long> seeds() {
-		String seeds = System.getProperty(SEEDS_PROPERTY, "");
-		if (seeds.isBlank()) {
-			return Arrays.stream(FIXED_SEEDS).boxed().toList();
-		}
-		return Arrays.stream(seeds.split(",")).map(String::trim).map(Long::parseLong).toList();
+		return HarnessProperties.seeds(SEEDS_PROPERTY, FIXED_SEEDS);
 	}
 
 	@ParameterizedTest(name = "seed {0}")
 	@MethodSource("seeds")
 	void noNewViolationUnderFailovers(long seed) throws InterruptedException {
-		String duration = System.getProperty("baton.harness.sentinel.duration", "").trim();
-		Duration faultPhase = duration.isEmpty() ? DEFAULT_FAULT_PHASE : Duration.parse("PT" + duration.toUpperCase());
+		Duration faultPhase = HarnessProperties.faultPhase("baton.harness.sentinel.duration", DEFAULT_FAULT_PHASE);
 		HarnessReport report = new HarnessRun(seed, faultPhase, SentinelTopology::new).run();
 		assertThat(report.newViolations()).as(report::describe).isEmpty();
 	}

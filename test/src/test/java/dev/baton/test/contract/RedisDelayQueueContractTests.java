@@ -17,13 +17,12 @@ import dev.baton.queue.annotation.DelayedTaskAnnotationBeanPostProcessor;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 import dev.baton.queue.listener.ListenerSettings;
 import dev.baton.queue.redis.RedisDelayQueues;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestInstance.Lifecycle;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.support.GenericApplicationContext;
@@ -53,7 +52,8 @@ abstract class RedisDelayQueueContractTests extends DelayQueueContractTests {
 		return name.startsWith("invoices") ? 3 : 1;
 	};
 
-	private RedisBackend backend;
+	@RegisterExtension
+	final RedisDeployment deployment = new RedisDeployment(this::startBackend);
 
 	private final List<AutoCloseable> instances = new ArrayList<>();
 
@@ -65,16 +65,6 @@ abstract class RedisDelayQueueContractTests extends DelayQueueContractTests {
 
 	/** Starts the deployment this suite runs against. */
 	abstract RedisBackend startBackend();
-
-	@BeforeAll
-	void startDeployment() {
-		this.backend = startBackend();
-	}
-
-	@AfterAll
-	void stopDeployment() throws Exception {
-		this.backend.close();
-	}
 
 	@BeforeEach
 	void newPrefix() {
@@ -93,7 +83,7 @@ abstract class RedisDelayQueueContractTests extends DelayQueueContractTests {
 
 	@Override
 	protected DelayQueues createDelayQueues() {
-		return queues(this.backend.connect());
+		return queues(this.deployment.backend().connect());
 	}
 
 	private RedisDelayQueues queues(RedisConnectionFactory connection) {
@@ -111,13 +101,13 @@ abstract class RedisDelayQueueContractTests extends DelayQueueContractTests {
 	}
 
 	RedisBackend backend() {
-		return this.backend;
+		return this.deployment.backend();
 	}
 
 	/** A producing instance. */
 	RedisDelayQueues producer() {
 		if (this.producer == null) {
-			this.producer = queues(this.backend.connect());
+			this.producer = queues(this.deployment.backend().connect());
 		}
 		return this.producer;
 	}
@@ -125,7 +115,7 @@ abstract class RedisDelayQueueContractTests extends DelayQueueContractTests {
 	/** Starts a consuming instance: a context with {@link Handlers} for {@link #QUEUES}. */
 	void startConsumer() {
 		Handlers handlers = this.handlers;
-		RedisDelayQueues consumerQueues = queues(this.backend.connect());
+		RedisDelayQueues consumerQueues = queues(this.deployment.backend().connect());
 		GenericApplicationContext consumer = new GenericApplicationContext();
 		consumer.registerBean(DelayedTaskAnnotationBeanPostProcessor.class);
 		consumer.registerBean(DelayedTaskListenerRegistry.class, () -> DelayedTaskListenerRegistry.builder(consumerQueues)

@@ -2,10 +2,9 @@ package dev.baton.test.contract;
 
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.redis.RedisDelayQueues;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestInstance.Lifecycle;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -15,24 +14,15 @@ import tools.jackson.databind.json.JsonMapper;
 @TestInstance(Lifecycle.PER_CLASS)
 abstract class RedisListenerContainerContractTests extends ListenerContainerContractTests {
 
-	private RedisBackend backend;
+	@RegisterExtension
+	final RedisDeployment deployment = new RedisDeployment(this::startBackend);
 
 	/** Starts the deployment this suite runs against. */
 	abstract RedisBackend startBackend();
 
-	@BeforeAll
-	void startDeployment() {
-		this.backend = startBackend();
-	}
-
-	@AfterAll
-	void stopDeployment() throws Exception {
-		this.backend.close();
-	}
-
 	@Override
 	protected DelayQueues createDelayQueues() {
-		return RedisDelayQueues.builder(this.backend.connect(), JsonMapper.builder().build())
+		return RedisDelayQueues.builder(this.deployment.backend().connect(), JsonMapper.builder().build())
 			.keyPrefix("listener-contract:")
 			.build();
 	}

@@ -4,10 +4,9 @@ import java.time.Duration;
 
 import dev.baton.lock.LockManager;
 import dev.baton.lock.redis.RedisLockManager;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestInstance.Lifecycle;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The lock contract for Baton's {@link RedisLockManager} on one Redis deployment, started before
@@ -17,24 +16,15 @@ import org.junit.jupiter.api.TestInstance.Lifecycle;
 @TestInstance(Lifecycle.PER_CLASS)
 abstract class RedisLockManagerContractTests extends LockManagerContractTests {
 
-	private RedisBackend backend;
+	@RegisterExtension
+	final RedisDeployment deployment = new RedisDeployment(this::startBackend);
 
 	/** Starts the deployment this suite runs against. */
 	abstract RedisBackend startBackend();
 
-	@BeforeAll
-	void startDeployment() {
-		this.backend = startBackend();
-	}
-
-	@AfterAll
-	void stopDeployment() throws Exception {
-		this.backend.close();
-	}
-
 	@Override
 	protected LockManager createLockManager(Duration leaseTime) {
-		return RedisLockManager.builder(this.backend.connect()).leaseTime(leaseTime).build();
+		return RedisLockManager.builder(this.deployment.backend().connect()).leaseTime(leaseTime).build();
 	}
 
 }

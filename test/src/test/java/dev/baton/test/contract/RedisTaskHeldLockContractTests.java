@@ -6,10 +6,9 @@ import dev.baton.lock.LockManager;
 import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.DelayQueues;
 import dev.baton.queue.redis.RedisDelayQueues;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestInstance.Lifecycle;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -21,28 +20,20 @@ import tools.jackson.databind.json.JsonMapper;
 @TestInstance(Lifecycle.PER_CLASS)
 abstract class RedisTaskHeldLockContractTests extends TaskHeldLockContractTests {
 
-	private RedisBackend backend;
+	@RegisterExtension
+	final RedisDeployment deployment = new RedisDeployment(this::startBackend);
 
-	@BeforeAll
-	void startDeployment() {
-		this.backend = startBackend();
-	}
-
+	/** Starts the deployment this suite runs against. */
 	abstract RedisBackend startBackend();
-
-	@AfterAll
-	void stopDeployment() throws Exception {
-		this.backend.close();
-	}
 
 	@Override
 	protected LockManager createLockManager(Duration leaseTime) {
-		return RedisLockManager.builder(this.backend.connect()).leaseTime(leaseTime).build();
+		return RedisLockManager.builder(this.deployment.backend().connect()).leaseTime(leaseTime).build();
 	}
 
 	@Override
 	protected DelayQueues createDelayQueues(LockManager lockManager) {
-		return RedisDelayQueues.builder(this.backend.connect(), JsonMapper.builder().build())
+		return RedisDelayQueues.builder(this.deployment.backend().connect(), JsonMapper.builder().build())
 			.lockManager(lockManager)
 			.build();
 	}
