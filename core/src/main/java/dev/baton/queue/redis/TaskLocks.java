@@ -88,8 +88,10 @@ final class TaskLocks {
 	<T> void keep(Collection<? extends Delivery<T>> deliveries, Duration wait) {
 		for (Delivery<T> delivery : deliveries) {
 			TaskLease lease = leaseOf(delivery);
-			if (lease != null) {
-				lease.keepFor(wait);
+			// After one call that did not reach Redis the rest keep what they have until the next
+			// extension: waiting a command timeout for each would hold up the visibility extension.
+			if (lease != null && !lease.keepFor(wait)) {
+				return;
 			}
 		}
 	}
@@ -106,13 +108,15 @@ final class TaskLocks {
 	 * @param stale the deliveries Redis found stale, or that it did not confirm
 	 */
 	<T> void settled(Collection<? extends Delivery<T>> deliveries, boolean ended, List<? extends Delivery<T>> stale) {
+		boolean reachable = true;
 		for (Delivery<T> delivery : deliveries) {
 			TaskLease lease = leaseOf(delivery);
 			if (lease != null) {
-				if (ended && !stale.contains(delivery)) {
-					lease.end();
+				if (reachable && ended && !stale.contains(delivery)) {
+					reachable = lease.end();
 				}
 				else {
+					// Also once Redis was not reached: the rest run out within their lease.
 					lease.leave();
 				}
 			}

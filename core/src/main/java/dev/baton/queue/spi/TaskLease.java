@@ -122,19 +122,23 @@ public final class TaskLease implements LockLease {
 	 * the manager).
 	 * @param wait how long the task may be away from its next holder: the visibility timeout, or a
 	 * retry's backoff
+	 * @return {@code false} if the store could not be reached, so that a caller with more locks
+	 * to keep can leave them for its next try rather than wait for each in turn
 	 */
-	public void keepFor(Duration wait) {
+	public boolean keepFor(Duration wait) {
 		if (this.state.get() != State.HELD) {
-			return;
+			return true;
 		}
 		try {
 			if (!this.leases.extend(this.token, keepTime(this.leases, this.token, wait))) {
 				this.state.compareAndSet(State.HELD, State.LOST);
 			}
+			return true;
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not extend lock '" + name() + "' of " + this.taskDescription
 					+ "; it keeps the lease it had: " + ex.getMessage());
+			return false;
 		}
 	}
 
@@ -151,8 +155,13 @@ public final class TaskLease implements LockLease {
 		return (time.compareTo(LockRequest.MAX_LEASE_TIME) > 0) ? LockRequest.MAX_LEASE_TIME : time;
 	}
 
-	/** The task ended for good through this delivery: releases the lock. */
-	public void end() {
+	/**
+	 * The task ended for good through this delivery: releases the lock.
+	 * @return {@code false} if the store could not be reached (the lock then runs out within the
+	 * lease it has), so that a caller with more locks to release can leave them to run out too
+	 * rather than wait for each in turn
+	 */
+	public boolean end() {
 		if (this.state.compareAndSet(State.HELD, State.RELEASED)) {
 			try {
 				this.leases.release(this.token);
@@ -160,8 +169,10 @@ public final class TaskLease implements LockLease {
 			catch (RuntimeException ex) {
 				logger.warn("Could not release lock '" + name() + "' of " + this.taskDescription
 						+ ", which ended; it runs out within its lease: " + ex.getMessage());
+				return false;
 			}
 		}
+		return true;
 	}
 
 	/** This delivery no longer holds the task: the lock stays with the task. */
