@@ -33,7 +33,20 @@ record TaskMeta(Instant scheduledAt, Instant dueAt, int attempt, String token, M
 		}
 		return new TaskMeta(Instant.ofEpochMilli(Long.parseLong(parts[0])),
 				Instant.ofEpochMilli(Long.parseLong(parts[1])), Integer.parseInt(parts[2]), parts[3], traceContext,
-				(lease != null) ? LeaseToken.parse(lease) : null);
+				(lease != null) ? leaseOrNull(lease) : null);
+	}
+
+	/**
+	 * The token stored with a task, or {@code null} if it does not read (written behind Baton's
+	 * back): the task is still claimed and run, and its lock runs out instead of being released.
+	 */
+	private static @Nullable LeaseToken leaseOrNull(String lease) {
+		try {
+			return LeaseToken.parse(lease);
+		}
+		catch (IllegalArgumentException ex) {
+			return null;
+		}
 	}
 
 	@Override
