@@ -10,9 +10,11 @@ import dev.baton.lock.LockRequest;
 
 /**
  * Changes to a held lease short of its release: extending its lease, handing it over to a token
- * and restoring one, here or in another process. Each is one owner-checked script call; a lease
- * that Redis no longer has for its owner is reported lost, and its holder learns it from a
- * {@link LeaseLostException}.
+ * and restoring one, here or in another process; and what a delayed task does with the lock it
+ * holds under a token ({@link dev.baton.lock.spi.TokenLeases}): extend, release and give it back
+ * to the lease that handed it over, never tracked or renewed here. Each is one owner-checked
+ * script call; a lease that Redis no longer has for its owner is reported lost, and its holder
+ * learns it from a {@link LeaseLostException} (a token's holder from the answer).
  */
 final class LeaseTransfers {
 
@@ -23,6 +25,9 @@ final class LeaseTransfers {
 
 	private final LockCommands commands;
 
+	/** Wakes this JVM's waiters when a task's lock is released. */
+	private final LockWaiters waiters;
+
 	private final String keyPrefix;
 
 	/** The lease of locks taken without a lease time, which the watchdog renews. */
@@ -31,11 +36,12 @@ final class LeaseTransfers {
 	/** The instance name at the start of the owner ids of leases handed over. */
 	private final String instanceName;
 
-	LeaseTransfers(RedisLockManager manager, LeaseBookkeeping leases, LockCommands commands, String keyPrefix,
-			Duration leaseTime, String instanceName) {
+	LeaseTransfers(RedisLockManager manager, LeaseBookkeeping leases, LockCommands commands, LockWaiters waiters,
+			String keyPrefix, Duration leaseTime, String instanceName) {
 		this.manager = manager;
 		this.leases = leases;
 		this.commands = commands;
+		this.waiters = waiters;
 		this.keyPrefix = keyPrefix;
 		this.leaseTime = leaseTime;
 		this.instanceName = instanceName;
@@ -99,7 +105,7 @@ final class LeaseTransfers {
 	 * @return the lease, held and tracked, or an {@link UnrestoredLease}
 	 */
 	LockLease restore(LeaseToken token, String owner) {
-		LockKeys keys = LockKeys.of(this.keyPrefix, token.name());
+		LockKeys keys = keys(token);
 		long sentAt = System.nanoTime();
 		long remainingMillis = this.commands.rekey(keys, token.owner(), owner);
 		if (remainingMillis < 0) {
@@ -111,6 +117,46 @@ final class LeaseTransfers {
 				leaseNanos, TimeUnit.MILLISECONDS.toNanos(remainingMillis));
 		this.leases.held().add(lease);
 		return lease;
+	}
+
+	/** Makes the lock of a task's token last at least {@code atLeast} from now, owner checked; reports it lost if not. */
+	boolean extend(LeaseToken token, Duration atLeast) {
+		LockRequest.checkExtension(token.name(), atLeast);
+		if (this.commands.extend(keys(token), token.owner(), atLeast.toMillis())) {
+			return true;
+		}
+		this.leases.reportLost(token, "it was expired or taken when the task that holds it extended it");
+		return false;
+	}
+
+	/** The lease a token's holder keeps the lock for: its lease time, or the watchdog lease. */
+	Duration leaseOf(LeaseToken token) {
+		return (token.leaseTime() != null) ? token.leaseTime() : this.leaseTime;
+	}
+
+	/** Releases the lock of a task's token if the token still holds it. */
+	boolean release(LeaseToken token) {
+		return this.waiters.releaseInRedis(keys(token), token.owner()).deleted();
+	}
+
+	/** Gives the lock back to the lease that handed it over to the token, owner checked. */
+	boolean takeBack(RedisLockLease lease, LeaseToken token) {
+		if (!lease.name().equals(token.name())) {
+			throw new IllegalArgumentException("Lease token of lock '" + token.name()
+					+ "' was not handed over by the lease of lock '" + lease.name() + "'");
+		}
+		if (this.commands.rekey(lease.keys(), token.owner(), lease.owner()) < 0) {
+			this.leases.reportLost(token, "it was expired or taken before it was given back to its lease");
+			return false;
+		}
+		if (lease.takenBack()) {
+			this.leases.held().add(lease);
+		}
+		return true;
+	}
+
+	private LockKeys keys(LeaseToken token) {
+		return LockKeys.of(this.keyPrefix, token.name());
 	}
 
 }

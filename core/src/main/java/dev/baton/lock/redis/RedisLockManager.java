@@ -113,8 +113,6 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, T
 
 	private final LeaseTransfers transfers;
 
-	private final TokenHeldLocks tokenHeld;
-
 	private final LockWatchdog watchdog;
 
 	private final AtomicBoolean closed = new AtomicBoolean();
@@ -140,9 +138,8 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, T
 				observations, this.keyPrefix, builder.leaseTime, ownerPrefix);
 		this.releases = new LeaseReleases(threads, this.leases, this.commands, this.waiters, metrics, metricGroups,
 				this.closed::get);
-		this.transfers = new LeaseTransfers(this, this.leases, this.commands, this.keyPrefix, builder.leaseTime,
-				instanceName);
-		this.tokenHeld = new TokenHeldLocks(this.commands, this.waiters, this.leases, this.keyPrefix, builder.leaseTime);
+		this.transfers = new LeaseTransfers(this, this.leases, this.commands, this.waiters, this.keyPrefix,
+				builder.leaseTime, instanceName);
 		this.watchdog = new LockWatchdog(threads, this.commands, builder.leaseTime, this.leases.held()::leases,
 				this.leases::lost, this.leases::forget);
 	}
@@ -256,19 +253,19 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, T
 	public boolean extend(LeaseToken token, Duration atLeast) {
 		Assert.notNull(token, "Lease token must not be null");
 		checkName(token.name());
-		return this.tokenHeld.extend(token, atLeast);
+		return this.transfers.extend(token, atLeast);
 	}
 
 	@Override
 	public Duration leaseOf(LeaseToken token) {
-		return this.tokenHeld.leaseOf(token);
+		return this.transfers.leaseOf(token);
 	}
 
 	@Override
 	public boolean release(LeaseToken token) {
 		Assert.notNull(token, "Lease token must not be null");
 		checkName(token.name());
-		return this.tokenHeld.release(token);
+		return this.transfers.release(token);
 	}
 
 	@Override
@@ -276,7 +273,7 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, T
 		if (!(lease instanceof RedisLockLease redisLease) || !redisLease.isOf(this)) {
 			throw new IllegalArgumentException(lease + " was not granted by this lock manager");
 		}
-		return this.tokenHeld.takeBack(redisLease, token);
+		return this.transfers.takeBack(redisLease, token);
 	}
 
 	@Override
