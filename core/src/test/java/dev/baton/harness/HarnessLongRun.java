@@ -47,7 +47,7 @@ public final class HarnessLongRun {
 		int violations = 0;
 		int newViolations = 0;
 		while (seeds.isEmpty() || System.nanoTime() - start < total.toNanos()) {
-			long seed = System.nanoTime() ^ (seeds.size() * 0x9E3779B97F4A7C15L);
+			long seed = HarnessProperties.randomSeed(seeds.size());
 			HarnessReport report = new HarnessRun(seed, faultPhase, topology).run();
 			seeds.add(seed);
 			faults += report.faultsApplied();
