@@ -237,7 +237,8 @@ final class RedisDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, Adv
 
 	@Override
 	public void handBack(Collection<? extends Delivery<T>> deliveries) {
-		this.locks.beforeRequeue(deliveries, Duration.ZERO);
+		// Due again at once: the lock is kept for its lease, for the next delivery.
+		this.locks.keep(deliveries, Duration.ZERO);
 		settleAll(Settlement.HAND_BACK, deliveries);
 	}
 
@@ -255,7 +256,8 @@ final class RedisDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, Adv
 	boolean settle(Settlement settlement, String argument, RedisDelivery<T> delivery) {
 		List<RedisDelivery<T>> one = List.of(delivery);
 		if (settlement == Settlement.RETRY) {
-			this.locks.beforeRequeue(one, Duration.ofMillis(Long.parseLong(argument)));
+			// Due again after the backoff: the lock is kept that long plus its lease.
+			this.locks.keep(one, Duration.ofMillis(Long.parseLong(argument)));
 		}
 		boolean current = this.settlements.settleOne(settlement, argument, delivery);
 		List<RedisDelivery<T>> stale = current ? List.of() : one;

@@ -96,11 +96,6 @@ final class TaskLocks {
 		}
 	}
 
-	/** Before a delivery is settled back to the queue: keeps its lock until the task is due again. */
-	<T> void beforeRequeue(Collection<? extends Delivery<T>> deliveries, Duration delay) {
-		keep(deliveries, delay);
-	}
-
 	/**
 	 * After deliveries were settled: those that ended their task for good release its lock; the
 	 * others, and all stale ones, leave the lock to the task.
