@@ -36,6 +36,7 @@ class PropertyDefaultsTests {
 		assertThat(properties.getCommandTimeout()).isEqualTo(RedisDelayQueues.DEFAULT_COMMAND_TIMEOUT);
 		assertThat(properties.getVisibilityTimeout()).isEqualTo(RedisDelayQueues.DEFAULT_VISIBILITY_TIMEOUT);
 		assertThat(properties.getMaxPayloadSize().toBytes()).isEqualTo(RedisDelayQueues.DEFAULT_MAX_PAYLOAD_SIZE);
+		assertThat(properties.getStorageFormat()).isEqualTo(RedisDelayQueues.LATEST_STORAGE_FORMAT);
 		// Each queue's listener settings default to ListenerSettings.DEFAULTS:
 		// BatonQueueAutoConfigurationTests.unsetPropertiesAreTheDefaultsOfTheCore.
 	}

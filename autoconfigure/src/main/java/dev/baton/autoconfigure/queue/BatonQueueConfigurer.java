@@ -40,6 +40,7 @@ final class BatonQueueConfigurer {
 		map.from(this.settings::defaultVisibilityTimeout).to(builder::visibilityTimeout);
 		map.from(this.properties::getCommandTimeout).to(builder::commandTimeout);
 		map.from(this.settings::maxPayloadSize).to(builder::maxPayloadSize);
+		map.from(this.settings::storageFormat).to(builder::storageFormat);
 		builder.deadLetterRetention(this.settings::deadLetterRetention)
 			.strictPayloads(this.settings::strictPayloads)
 			.partitions(this.settings::partitions);

@@ -82,6 +82,13 @@ public class BatonQueueProperties {
 	 */
 	private DataSize maxPayloadSize = DataSize.ofMegabytes(1);
 
+	/**
+	 * Storage format in which new tasks and dead letters are written: 1, the compact one, or 0,
+	 * the one builds before format 1 read, while an instance of such a build is left in a
+	 * rolling upgrade. Every format up to 1 is read whatever this says.
+	 */
+	private int storageFormat = 1;
+
 	/** Settings of individual queues, by queue name, overriding the ones above. */
 	private Map<String, Queue> queues = new LinkedHashMap<>();
 
@@ -184,6 +191,14 @@ public class BatonQueueProperties {
 
 	public void setClaimAhead(Duration claimAhead) {
 		this.claimAhead = claimAhead;
+	}
+
+	public int getStorageFormat() {
+		return this.storageFormat;
+	}
+
+	public void setStorageFormat(int storageFormat) {
+		this.storageFormat = storageFormat;
 	}
 
 	public DataSize getMaxPayloadSize() {

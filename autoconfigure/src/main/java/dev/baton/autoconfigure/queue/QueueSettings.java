@@ -57,6 +57,22 @@ final class QueueSettings {
 	}
 
 	/**
+	 * The storage format new tasks are written in, checked so that an unknown one fails naming the
+	 * property.
+	 * @return the format
+	 * @throws IllegalArgumentException naming {@code baton.queue.storage-format} if this build does
+	 * not write it
+	 */
+	int storageFormat() {
+		int format = this.properties.getStorageFormat();
+		if (format < 0 || format > RedisDelayQueues.LATEST_STORAGE_FORMAT) {
+			throw new IllegalArgumentException("baton.queue.storage-format must be from 0 to "
+					+ RedisDelayQueues.LATEST_STORAGE_FORMAT + ", was " + format);
+		}
+		return format;
+	}
+
+	/**
 	 * The settings of one queue: its own where configured, otherwise the defaults.
 	 * @param name the queue name
 	 * @return the settings

@@ -9,15 +9,16 @@ import java.util.List;
  * keys also carry {@code :pk:}, so that they cannot be those of a queue named {@code name#k}).
  *
  * @param due waiting tasks: sorted set of sequence-prefixed ids scored by due time
- * @param tasks task payloads by id, for scheduled and in-flight tasks
- * @param meta task metadata by id ({@code scheduledAt|dueAt|attempt|token|sequence})
+ * @param tasks scheduled and in-flight tasks by id: the payload (storage format 0) or one value of
+ * meta and payload (format 1, see {@code readStored} in common.lua)
+ * @param meta task metadata by id ({@code scheduledAt|dueAt|attempt|token|sequence}), of format 0 tasks
  * @param inFlight claimed tasks: sorted set of ids scored by visibility deadline
  * @param sequence counter for scheduling order and delivery tokens, expiring a day after its last
  * use (see {@code reserveSequence} in common.lua)
  * @param wake channel published when a task falls due before every waiting task
  * @param dead dead letters: sorted set of ids scored by failure time
- * @param deadPayloads dead letter payloads by id
- * @param deadInfo dead letter details by id ({@code attempts|scheduledAt|reason})
+ * @param deadPayloads dead letters by id: the payload (format 0) or one value of details and payload (format 1)
+ * @param deadInfo dead letter details by id ({@code attempts|scheduledAt|reason}), of format 0 dead letters
  * @param partitions the queue's partition count as recorded in this partition's slot, which the
  * scripts that place by id check (see {@link PartitionLayout}); in the first partition, the record
  * that the others copy
@@ -61,11 +62,11 @@ record QueueKeys(String due, String tasks, String meta, String inFlight, String 
 	}
 
 	List<String> forReschedule() {
-		return List.of(this.due, this.meta, this.sequence, this.wake, this.partitions);
+		return List.of(this.due, this.tasks, this.meta, this.sequence, this.wake, this.partitions);
 	}
 
 	List<String> forAdvance() {
-		return List.of(this.due, this.meta, this.wake);
+		return List.of(this.due, this.tasks, this.meta, this.wake);
 	}
 
 	List<String> forRedrive() {

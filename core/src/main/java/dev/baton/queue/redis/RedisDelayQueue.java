@@ -67,14 +67,16 @@ final class RedisDelayQueue<T> implements DelayQueue<T>, ConsumableQueue<T>, Adv
 	RedisDelayQueue(String name, QueuePartitions partitions, PartitionLayout layout, PayloadCodec<T> codec,
 			Duration visibilityTimeout, DeadLetterRetention deadLetterRetention, DeadLetterReason deadLetterReason,
 			WakeChannels wakeChannels, TimedScripts timedScripts, QueueMetrics metrics,
-			ObservationSettings<TaskSchedulingObservationConvention> observations, @Nullable TokenLeases taskLocks) {
+			ObservationSettings<TaskSchedulingObservationConvention> observations, @Nullable TokenLeases taskLocks,
+			int storageFormat) {
 		this.locks = new TaskLocks(name, taskLocks);
 		this.name = name;
 		this.partitions = partitions;
 		this.calls = new PartitionCalls(name, layout, timedScripts, visibilityTimeout);
 		this.visibilityTimeout = visibilityTimeout;
 		this.wakeChannels = wakeChannels;
-		this.scheduling = new TaskScheduling<>(name, partitions, codec, this.calls, metrics, observations, this.locks);
+		this.scheduling = new TaskScheduling<>(name, partitions, codec, this.calls, metrics, observations, this.locks,
+				storageFormat);
 		this.reads = new QueueReads<>(name, partitions, codec, this.calls);
 		this.settlements = new Settlements<>(this, name, this.calls);
 		this.claims = new PartitionedClaims<>(this, name, partitions, this.calls, codec, metrics,

@@ -62,6 +62,12 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	/** The default of {@link Builder#visibilityTimeout(Duration)}. */
 	public static final Duration DEFAULT_VISIBILITY_TIMEOUT = Duration.ofSeconds(30);
 
+	/**
+	 * The newest storage format this build writes, and the default of
+	 * {@link Builder#storageFormat(int)}: 1, the compact one (docs/upgrading.md).
+	 */
+	public static final int LATEST_STORAGE_FORMAT = 1;
+
 	private final JsonMapper jsonMapper;
 
 	private final String keyPrefix;
@@ -92,6 +98,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 	private final int maxPayloadSize;
 
+	private final int storageFormat;
+
 	private final PayloadEnvelope payloadEnvelope;
 
 	private final @Nullable TokenLeases taskLocks;
@@ -112,6 +120,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		this.strictPayloads = builder.strictPayloads;
 		this.partitions = builder.partitions;
 		this.maxPayloadSize = builder.maxPayloadSize;
+		this.storageFormat = builder.storageFormat;
 		this.payloadEnvelope = builder.payloadEnvelope;
 		this.taskLocks = builder.taskLocks;
 		this.wakeChannels = new WakeChannels(builder.connectionFactory);
@@ -207,7 +216,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 				new PayloadCodec<>(this.jsonMapper, name, this.payloadEnvelope, payloadType, this.strictPayloads.test(name),
 						this.maxPayloadSize),
 				this.visibilityTimeout, this.deadLetterRetention.apply(name), this.deadLetterReason, this.wakeChannels,
-				this.timedScripts, metrics, observations, this.taskLocks);
+				this.timedScripts, metrics, observations, this.taskLocks, this.storageFormat);
 	}
 
 	/**
@@ -267,6 +276,8 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 		private int maxPayloadSize = DEFAULT_MAX_PAYLOAD_SIZE;
 
+		private int storageFormat = LATEST_STORAGE_FORMAT;
+
 		private PayloadEnvelope payloadEnvelope = PayloadEnvelope.NONE;
 
 		private @Nullable TokenLeases taskLocks;
@@ -305,6 +316,24 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		public Builder visibilityTimeout(Duration visibilityTimeout) {
 			QueueInput.timeoutMillis(visibilityTimeout);
 			this.visibilityTimeout = visibilityTimeout;
+			return this;
+		}
+
+		/**
+		 * Set the storage format in which new tasks are written (docs/upgrading.md): every instance
+		 * reads each format up to {@link #LATEST_STORAGE_FORMAT}, and a task keeps the format it was
+		 * written in. Format 0 (a payload hash and a meta hash) is what builds before format 1 read;
+		 * during a rolling upgrade from such a build, write it until no instance of that build is
+		 * left. The default is {@link #LATEST_STORAGE_FORMAT}.
+		 * @param storageFormat 0 or 1
+		 * @return this builder
+		 */
+		public Builder storageFormat(int storageFormat) {
+			if (storageFormat < 0 || storageFormat > LATEST_STORAGE_FORMAT) {
+				throw new IllegalArgumentException("Queue storage format must be from 0 to " + LATEST_STORAGE_FORMAT
+						+ ", was " + storageFormat);
+			}
+			this.storageFormat = storageFormat;
 			return this;
 		}
 

@@ -50,9 +50,12 @@ final class TaskScheduling<T> {
 
 	private final TaskLocks locks;
 
+	/** The storage format new tasks are written in, as the script's argument. */
+	private final String storageFormat;
+
 	TaskScheduling(String name, QueuePartitions partitions, PayloadCodec<T> codec, PartitionCalls calls,
 			QueueMetrics metrics, ObservationSettings<TaskSchedulingObservationConvention> observations,
-			TaskLocks locks) {
+			TaskLocks locks, int storageFormat) {
 		this.name = name;
 		this.partitions = partitions;
 		this.codec = codec;
@@ -60,6 +63,7 @@ final class TaskScheduling<T> {
 		this.metrics = metrics;
 		this.observations = observations;
 		this.locks = locks;
+		this.storageFormat = Integer.toString(storageFormat);
 	}
 
 	public String schedule(T payload, Duration delay) {
@@ -120,7 +124,7 @@ final class TaskScheduling<T> {
 		List<Object> reply = observeScheduling(List.of(checkedId), (trace) -> this.calls.call(QueueScript.SCHEDULE,
 				"schedule task '" + checkedId + "'", this.partitions.forId(checkedId).forSchedule(PartitionCalls.newCallId()),
 				this.partitions.placing(mode, (lease != null) ? TraceContextCodec.withLease(trace, lease) : trace,
-						this.calls.rememberMillis(), checkedId, json, time)));
+						this.calls.rememberMillis(), this.storageFormat, checkedId, json, time)));
 		boolean scheduled = PartitionCalls.isOne(reply.get(0));
 		if (scheduled) {
 			this.metrics.scheduled(this.name, 1);
@@ -166,10 +170,11 @@ final class TaskScheduling<T> {
 				List<Integer> indexes = partition.getValue();
 				if (from < indexes.size()) {
 					List<Integer> batch = indexes.subList(from, Math.min(indexes.size(), from + SCHEDULE_BATCH));
-					List<String> args = new ArrayList<>(batch.size() * 3 + 4);
+					List<String> args = new ArrayList<>(batch.size() * 3 + 5);
 					args.add("delay");
 					args.add(trace);
 					args.add(this.calls.rememberMillis());
+					args.add(this.storageFormat);
 					for (int index : batch) {
 						args.addAll(triples.subList(index * 3, index * 3 + 3));
 					}

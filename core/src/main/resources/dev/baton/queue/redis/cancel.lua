@@ -14,9 +14,12 @@ local remembered = rememberedReply(KEYS[4])
 if remembered then
 	return remembered
 end
-local meta = redis.call('HGET', KEYS[3], ARGV[1])
+local metas = readStored(TASK, KEYS[2], KEYS[3], {ARGV[1]})
+local meta = metas[1]
 if not meta then
 	return 0
+elseif meta == 'unknown' then
+	return newerFormat(KEYS[2], ARGV[1])
 end
 local _, _, _, _, sequence = parseMeta(meta)
 local member = sequence .. ARGV[1]

@@ -34,13 +34,18 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 
 local expired = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now, 'LIMIT', 0, tonumber(ARGV[3]))
+-- Read before anything is written: a value of a newer format ends the call (see newerFormat).
+local expiredMetas = readStored(TASK, KEYS[2], KEYS[3], expired)
+local newer = firstNewer(expired, expiredMetas)
+if newer then
+	return newerFormat(KEYS[2], expired[newer])
+end
 if #expired > 0 then
 	callInSlices('ZREM', KEYS[4], expired)
-	local metas = redis.call('HMGET', KEYS[3], unpack(expired))
 	local requeued = {}
 	for i, id in ipairs(expired) do
-		if metas[i] then
-			local _, due, _, _, member = parseMeta(metas[i])
+		if expiredMetas[i] then
+			local _, due, _, _, member = parseMeta(expiredMetas[i])
 			requeued[#requeued + 1] = due
 			requeued[#requeued + 1] = member .. id
 		end
@@ -77,17 +82,23 @@ local reply = {}
 local inconsistent = 0
 local dueCount = redis.call('ZCOUNT', KEYS[1], '-inf', now)
 local count = math.min(dueCount, tonumber(ARGV[1]))
+-- Read before they leave the line, for the same reason as the expired ones.
+local ids = {}
 if count > 0 then
-	local popped = redis.call('ZPOPMIN', KEYS[1], count)
-	local ids = {}
-	for i = 1, #popped, 2 do
-		ids[#ids + 1] = string.sub(popped[i], 17)
+	for _, member in ipairs(redis.call('ZRANGE', KEYS[1], 0, count - 1)) do
+		ids[#ids + 1] = string.sub(member, 17)
 	end
-	local metas = redis.call('HMGET', KEYS[3], unpack(ids))
-	local payloads = redis.call('HMGET', KEYS[2], unpack(ids))
+end
+local metas, payloads, formats = readStored(TASK, KEYS[2], KEYS[3], ids)
+newer = firstNewer(ids, metas)
+if newer then
+	return newerFormat(KEYS[2], ids[newer])
+end
+if count > 0 then
+	redis.call('ZPOPMIN', KEYS[1], count)
 	local deadline = string.format('%.0f', now + tonumber(ARGV[2]))
 	local sequence = reserveSequence(KEYS[5], #ids, time)
-	local newMetas = {}
+	local writes = newWrites(TASK, KEYS[2], KEYS[3])
 	local inFlight = {}
 	local broken = {}
 	for i, id in ipairs(ids) do
@@ -98,8 +109,7 @@ if count > 0 then
 			local scheduled, due, attempt, _, order, trace = parseMeta(metas[i])
 			sequence = sequence + 1
 			local meta = formatMeta(scheduled, due, tonumber(attempt) + 1, sequence, order, trace)
-			newMetas[#newMetas + 1] = id
-			newMetas[#newMetas + 1] = meta
+			addWrite(writes, id, meta, payloads[i], formats[i])
 			inFlight[#inFlight + 1] = deadline
 			inFlight[#inFlight + 1] = id
 			reply[#reply + 1] = id
@@ -108,7 +118,7 @@ if count > 0 then
 		end
 	end
 	if #inFlight > 0 then
-		callInSlices('HSET', KEYS[3], newMetas)
+		flushWrites(writes)
 		callInSlices('ZADD', KEYS[4], inFlight)
 	end
 	if #broken > 0 then

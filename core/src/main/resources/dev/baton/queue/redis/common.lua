@@ -70,3 +70,103 @@ local function formatMeta(scheduled, due, attempt, token, sequence, trace)
 	return string.format('%.0f|%.0f|%.0f|%.0f|%s%s', tonumber(scheduled), tonumber(due), tonumber(attempt),
 		tonumber(token), sequence, trace)
 end
+
+-- Storage formats (docs/upgrading.md). Format 0 keeps a task's payload in the tasks hash and its
+-- meta in the meta hash, and a dead letter's payload and "attempts|scheduledAt|reason" in the
+-- dead payloads and dead info hashes. Format 1 keeps one value in the first hash of each pair: the
+-- format's number as a byte, the meta's (or info's) numbers packed in binary, its text fields with
+-- their lengths, then the payload. Only format 0 has an entry in the second hash, which tells the two
+-- apart. Newer formats will start with a byte from 2 to 8, which no JSON text starts with: such a
+-- value is another build's, which this one must not touch. A rewrite keeps the format a value has.
+
+local function packTask(meta, payload)
+	local scheduled, due, attempt, token, sequence, trace = parseMeta(meta)
+	return struct.pack('>BI6I6I4I8I8I2', 1, tonumber(scheduled), tonumber(due), tonumber(attempt), tonumber(token),
+		tonumber(sequence), #trace) .. trace .. payload
+end
+
+local function unpackTask(value)
+	local _, scheduled, due, attempt, token, sequence, traceLength, next = struct.unpack('>BI6I6I4I8I8I2', value)
+	return formatMeta(scheduled, due, attempt, token, string.format('%016.0f', sequence),
+		string.sub(value, next, next + traceLength - 1)), string.sub(value, next + traceLength)
+end
+
+local function packDead(info, payload)
+	local attempts, scheduled, reason = string.match(info, '^(%d+)|(%d+)|(.*)$')
+	return struct.pack('>BI4I6I4', 1, tonumber(attempts), tonumber(scheduled), #reason) .. reason .. payload
+end
+
+local function unpackDead(value)
+	local _, attempts, scheduled, reasonLength, next = struct.unpack('>BI4I6I4', value)
+	return string.format('%.0f|%.0f|', attempts, scheduled) .. string.sub(value, next, next + reasonLength - 1),
+		string.sub(value, next + reasonLength)
+end
+
+local TASK = {pack = packTask, unpack = unpackTask}
+local DEAD_LETTER = {pack = packDead, unpack = unpackDead}
+
+-- Reads stored values by id in either format: the metas (or infos), the payloads and the formats,
+-- false where an id has none; a value of an unknown format has the format false and the meta
+-- 'unknown' (see newerFormat).
+local function readStored(kind, valuesKey, metasKey, ids)
+	local values = hmgetInSlices(valuesKey, ids)
+	local metas = hmgetInSlices(metasKey, ids)
+	local payloads = {}
+	local formats = {}
+	for i = 1, #ids do
+		payloads[i] = values[i]
+		formats[i] = false
+		if values[i] and metas[i] then
+			formats[i] = 0
+		elseif values[i] and string.byte(values[i], 1) == 1 then
+			formats[i] = 1
+			metas[i], payloads[i] = kind.unpack(values[i])
+		elseif values[i] and (string.byte(values[i], 1) or 9) <= 8 then
+			metas[i] = 'unknown'
+		end
+	end
+	return metas, payloads, formats
+end
+
+-- The error a script returns, before it writes, when it meets a value of a format newer than this
+-- build reads: data another build wrote is never read wrong or deleted as broken.
+local function newerFormat(valuesKey, id)
+	return redis.error_reply('BATON-FORMAT ' .. string.byte(redis.call('HGET', valuesKey, id), 1) .. ' ' .. id
+		.. ': stored in a newer storage format than this build reads (see docs/upgrading.md)')
+end
+
+-- The index of the first id whose value is of a newer format, or nil.
+local function firstNewer(ids, metas)
+	for i = 1, #ids do
+		if metas[i] == 'unknown' then
+			return i
+		end
+	end
+	return nil
+end
+
+-- Collects writes of stored values in either format, to make them in a few multi-field commands.
+local function newWrites(kind, valuesKey, metasKey)
+	return {kind = kind, valuesKey = valuesKey, metasKey = metasKey, values = {}, metas = {}}
+end
+
+local function addWrite(writes, id, meta, payload, format)
+	if format == 0 then
+		writes.values[#writes.values + 1] = id
+		writes.values[#writes.values + 1] = payload
+		writes.metas[#writes.metas + 1] = id
+		writes.metas[#writes.metas + 1] = meta
+	else
+		writes.values[#writes.values + 1] = id
+		writes.values[#writes.values + 1] = writes.kind.pack(meta, payload)
+	end
+end
+
+local function flushWrites(writes)
+	if #writes.values > 0 then
+		callInSlices('HSET', writes.valuesKey, writes.values)
+	end
+	if #writes.metas > 0 then
+		callInSlices('HSET', writes.metasKey, writes.metas)
+	end
+end

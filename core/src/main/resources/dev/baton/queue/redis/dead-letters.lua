@@ -12,10 +12,14 @@ for i = 1, #dead, 2 do
 	if ARGV[2] == 'scores' then
 		reply[#reply + 1] = dead[i + 1]
 	else
+		local infos, payloads = readStored(DEAD_LETTER, KEYS[2], KEYS[3], {id})
+		if infos[1] == 'unknown' then
+			return newerFormat(KEYS[2], id)
+		end
 		reply[#reply + 1] = id
 		reply[#reply + 1] = dead[i + 1]
-		reply[#reply + 1] = redis.call('HGET', KEYS[2], id) or ''
-		reply[#reply + 1] = redis.call('HGET', KEYS[3], id) or '0|0|'
+		reply[#reply + 1] = payloads[1] or ''
+		reply[#reply + 1] = infos[1] or '0|0|'
 	end
 end
 return reply

@@ -104,9 +104,11 @@ table.sort(entries, inOrder)
 local reply = {(#entries > limit) and '1' or '0'}
 for i = 1, math.min(limit, #entries) do
 	local id = entries[i][2]
-	local payload = redis.call('HGET', KEYS[2], id)
-	local meta = redis.call('HGET', KEYS[3], id)
-	if payload and meta then
+	local metas, payloads = readStored(TASK, KEYS[2], KEYS[3], {id})
+	local payload, meta = payloads[1], metas[1]
+	if meta == 'unknown' then
+		return newerFormat(KEYS[2], id)
+	elseif payload and meta then
 		reply[#reply + 1] = string.format('%.0f', entries[i][1])
 		reply[#reply + 1] = id
 		reply[#reply + 1] = payload

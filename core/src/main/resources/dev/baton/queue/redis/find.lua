@@ -8,9 +8,11 @@ local refused = misplaced()
 if refused then
 	return refused
 end
-local payload = redis.call('HGET', KEYS[1], ARGV[1])
-local meta = redis.call('HGET', KEYS[2], ARGV[1])
-if not payload or not meta then
+local metas, payloads = readStored(TASK, KEYS[1], KEYS[2], {ARGV[1]})
+local payload, meta = payloads[1], metas[1]
+if meta == 'unknown' then
+	return newerFormat(KEYS[1], ARGV[1])
+elseif not payload or not meta then
 	return {}
 end
 return {payload, meta, redis.call('ZSCORE', KEYS[3], ARGV[1]) and '1' or '0'}

@@ -12,9 +12,11 @@ for i = 1, #waiting, 2 do
 		reply[#reply + 1] = waiting[i + 1]
 	else
 		local id = string.sub(waiting[i], 17)
-		local payload = redis.call('HGET', KEYS[2], id)
-		local meta = redis.call('HGET', KEYS[3], id)
-		if payload and meta then
+		local metas, payloads = readStored(TASK, KEYS[2], KEYS[3], {id})
+		local payload, meta = payloads[1], metas[1]
+		if meta == 'unknown' then
+			return newerFormat(KEYS[2], id)
+		elseif payload and meta then
 			reply[#reply + 1] = id
 			reply[#reply + 1] = payload
 			reply[#reply + 1] = meta

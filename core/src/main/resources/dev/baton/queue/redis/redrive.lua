@@ -12,11 +12,13 @@ if refused then
 	return refused
 end
 local id = ARGV[1]
-local payload = redis.call('HGET', KEYS[7], id)
-if not payload or redis.call('HEXISTS', KEYS[2], id) == 1 then
+local infos, payloads, formats = readStored(DEAD_LETTER, KEYS[7], KEYS[8], {id})
+if not infos[1] or redis.call('HEXISTS', KEYS[2], id) == 1 then
 	return 0
+elseif infos[1] == 'unknown' then
+	return newerFormat(KEYS[7], id)
 end
-local scheduled = string.match(redis.call('HGET', KEYS[8], id), '^%d+|(%d+)|')
+local scheduled = string.match(infos[1], '^%d+|(%d+)|')
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
@@ -24,8 +26,10 @@ if head[2] == nil or now < tonumber(head[2]) then
 	redis.call('PUBLISH', KEYS[5], string.format('due:%.0f', now))
 end
 local member = string.format('%016.0f', reserveSequence(KEYS[4], 1, time) + 1)
-redis.call('HSET', KEYS[2], id, payload)
-redis.call('HSET', KEYS[3], id, formatMeta(scheduled, now, 0, 0, member, ''))
+-- The task keeps the dead letter's format, which every instance reads.
+local writes = newWrites(TASK, KEYS[2], KEYS[3])
+addWrite(writes, id, formatMeta(scheduled, now, 0, 0, member, ''), payloads[1], formats[1])
+flushWrites(writes)
 redis.call('ZADD', KEYS[1], string.format('%.0f', now), member .. id)
 redis.call('ZREM', KEYS[6], id)
 redis.call('HDEL', KEYS[7], id)

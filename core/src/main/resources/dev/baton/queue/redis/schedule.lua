@@ -9,7 +9,8 @@
 -- ARGV[1] 'delay' (times are milliseconds from now, Redis time) or 'at' (epoch milliseconds)
 -- ARGV[2] the trace context of the scheduling, '' or '|' followed by its fields, kept in each meta
 -- ARGV[3] how long the reply is remembered, ms
--- ARGV[4..] triples: id, payload JSON, time, then the partition count the ids were placed with
+-- ARGV[4] the storage format to write (see readStored in common.lua)
+-- ARGV[5..] triples: id, payload JSON, time, then the partition count the ids were placed with
 -- Meta: see parseMeta in common.lua
 -- Returns: one integer per task, 1 if scheduled, 0 if its id was taken (by another call)
 redis.replicate_commands()
@@ -38,7 +39,7 @@ local new = {}
 local dues = {}
 local results = {}
 local wake = false
-for i = 4, #ARGV - 1, 3 do
+for i = 5, #ARGV - 1, 3 do
 	local id = ARGV[i]
 	if taken[id] or redis.call('HEXISTS', KEYS[2], id) == 1 then
 		results[#results + 1] = 0
@@ -63,21 +64,17 @@ end
 if #new > 0 then
 	local sequence = reserveSequence(KEYS[4], #new, time)
 	local trace = ARGV[2]
-	local payloads = {}
-	local metas = {}
+	local format = tonumber(ARGV[4])
+	local writes = newWrites(TASK, KEYS[2], KEYS[3])
 	local waiting = {}
 	for n, i in ipairs(new) do
 		local id = ARGV[i]
 		local member = string.format('%016.0f', sequence + n)
-		payloads[#payloads + 1] = id
-		payloads[#payloads + 1] = ARGV[i + 1]
-		metas[#metas + 1] = id
-		metas[#metas + 1] = formatMeta(now, dues[n], 0, 0, member, trace)
+		addWrite(writes, id, formatMeta(now, dues[n], 0, 0, member, trace), ARGV[i + 1], format)
 		waiting[#waiting + 1] = string.format('%.0f', dues[n])
 		waiting[#waiting + 1] = member .. id
 	end
-	callInSlices('HSET', KEYS[2], payloads)
-	callInSlices('HSET', KEYS[3], metas)
+	flushWrites(writes)
 	callInSlices('ZADD', KEYS[1], waiting)
 	rememberReply(KEYS[6], table.concat(results), ARGV[3])
 end

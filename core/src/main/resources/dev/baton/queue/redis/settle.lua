@@ -21,7 +21,11 @@ local ids = {}
 for i = 3, #ARGV, 2 do
 	ids[#ids + 1] = ARGV[i]
 end
-local metas = hmgetInSlices(KEYS[3], ids)
+local metas, payloads, formats = readStored(TASK, KEYS[2], KEYS[3], ids)
+local newer = firstNewer(ids, metas)
+if newer then
+	return newerFormat(KEYS[2], ids[newer])
+end
 if requeues then
 	-- The wake-up goes out before anything is written, if a delivery whose token matches falls due
 	-- first: one that turns out stale (no longer in flight) only wakes a consumer for nothing.
@@ -45,6 +49,8 @@ if action == 'retry' then
 end
 local deleted = {}
 local results = {}
+local writes = newWrites(TASK, KEYS[2], KEYS[3])
+local deadWrites = newWrites(DEAD_LETTER, KEYS[8], KEYS[9])
 for n, id in ipairs(ids) do
 	local scheduled, due, attempt, token, member, trace
 	if metas[n] then
@@ -63,8 +69,7 @@ for n, id in ipairs(ids) do
 	if current and (action == 'ack' or action == 'dead') then
 		if action == 'dead' then
 			redis.call('ZADD', KEYS[7], string.format('%.0f', now), id)
-			redis.call('HSET', KEYS[8], id, redis.call('HGET', KEYS[2], id))
-			redis.call('HSET', KEYS[9], id, attempt .. '|' .. scheduled .. '|' .. argument)
+			addWrite(deadWrites, id, attempt .. '|' .. scheduled .. '|' .. argument, payloads[n], formats[n])
 		end
 		deleted[#deleted + 1] = id
 	elseif current and requeues then
@@ -76,11 +81,13 @@ for n, id in ipairs(ids) do
 			due = tonumber(due)
 			attempt = tonumber(attempt) - 1
 		end
-		redis.call('HSET', KEYS[3], id, formatMeta(scheduled, due, attempt, token, member, trace))
+		addWrite(writes, id, formatMeta(scheduled, due, attempt, token, member, trace), payloads[n], formats[n])
 		redis.call('ZADD', KEYS[1], string.format('%.0f', due), member .. id)
 	end
 	results[n] = current and 1 or 0
 end
+flushWrites(writes)
+flushWrites(deadWrites)
 if #deleted > 0 then
 	callInSlices('HDEL', KEYS[2], deleted)
 	callInSlices('HDEL', KEYS[3], deleted)

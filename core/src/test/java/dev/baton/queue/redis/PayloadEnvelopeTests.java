@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,25 +24,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 @RedisTest
 class PayloadEnvelopeTests {
 
-	private static final String TASKS = "baton:q:{orders}:tasks";
-
 	@Test
-	void sealedPayloadIsStoredSealedAndReadBack(RedisConnectionFactory connectionFactory, StringRedisTemplate redis) {
+	void sealedPayloadIsStoredSealedAndReadBack(RedisConnectionFactory connectionFactory) {
 		try (RedisDelayQueues queues = queues(connectionFactory)) {
 			DelayQueue<Order> orders = queues.get("orders", Order.class);
 			orders.schedule("o-1", new Order("o-1", 5), Duration.ofMinutes(1));
 
-			assertThat((String) redis.opsForHash().get(TASKS, "o-1")).startsWith("mac=");
+			assertThat(StoredPayloads.read(connectionFactory, "orders", "o-1")).startsWith("mac=");
 			assertThat(orders.find("o-1").orElseThrow().payload()).isEqualTo(new Order("o-1", 5));
 		}
 	}
 
 	@Test
-	void forgedPayloadIsNotHandled(RedisConnectionFactory connectionFactory, StringRedisTemplate redis) {
+	void forgedPayloadIsNotHandled(RedisConnectionFactory connectionFactory) {
 		try (RedisDelayQueues queues = queues(connectionFactory)) {
 			RedisDelayQueue<Order> orders = (RedisDelayQueue<Order>) queues.get("orders", Order.class);
 			orders.schedule("o-1", new Order("o-1", 5), Duration.ZERO);
-			redis.opsForHash().put(TASKS, "o-1", "{\"number\":\"o-1\",\"amount\":5000}");
+			StoredPayloads.write(connectionFactory, "orders", "o-1", "{\"number\":\"o-1\",\"amount\":5000}");
 
 			ScheduledTask<Order> found = orders.find("o-1").orElseThrow();
 			assertThat(found.payload()).isNull();
@@ -55,12 +52,12 @@ class PayloadEnvelopeTests {
 	}
 
 	@Test
-	void payloadCopiedFromAnotherTaskDoesNotOpen(RedisConnectionFactory connectionFactory, StringRedisTemplate redis) {
+	void payloadCopiedFromAnotherTaskDoesNotOpen(RedisConnectionFactory connectionFactory) {
 		try (RedisDelayQueues queues = queues(connectionFactory)) {
 			DelayQueue<Order> orders = queues.get("orders", Order.class);
 			orders.schedule("small", new Order("o-1", 5), Duration.ofMinutes(1));
 			orders.schedule("large", new Order("o-2", 5000), Duration.ofMinutes(1));
-			redis.opsForHash().put(TASKS, "small", redis.opsForHash().get(TASKS, "large"));
+			StoredPayloads.write(connectionFactory, "orders", "small", StoredPayloads.read(connectionFactory, "orders", "large"));
 
 			assertThat(orders.find("small").orElseThrow().payload()).isNull();
 		}
