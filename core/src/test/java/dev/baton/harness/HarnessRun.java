@@ -125,6 +125,7 @@ final class HarnessRun {
 		LockChecks annotatedChecks = new LockChecks(annotated, this.losses, dataLoss, HarnessInstance.LEASE_TIME);
 		annotatedChecks.checkHistory();
 		QueueChecks queueChecks = new QueueChecks(this.ledger, dataLoss, this.violations, this.timeline);
+		queueChecks.consumerStops(faults.consumerStops());
 		queueChecks.drain(checkerQueue, Duration.ofSeconds(40));
 		instances.forEach(HarnessInstance::stopConsuming);
 		queueChecks.check();
