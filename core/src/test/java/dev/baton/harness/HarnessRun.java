@@ -65,7 +65,8 @@ final class HarnessRun {
 
 	HarnessReport run() throws InterruptedException {
 		List<HarnessInstance> instances = new ArrayList<>();
-		try (HarnessTopology topology = this.topology.apply(this.timeline);
+		try (DroppedAcknowledgements dropped = DroppedAcknowledgements.record(this.ledger, this.timeline);
+				HarnessTopology topology = this.topology.apply(this.timeline);
 				RedisDelayQueues checkerQueues = RedisDelayQueues.builder(topology.checker(), JsonMapper.builder().build())
 					.build()) {
 			FaultSchedule schedule = topology.schedule(this.seed, INSTANCES, this.faultPhase.toMillis());

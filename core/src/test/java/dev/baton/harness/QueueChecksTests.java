@@ -274,6 +274,23 @@ class QueueChecksTests {
 		assertThat(this.violations.all()).extracting(Violation::subject).containsExactlyInAnyOrder("t-1", "t-2");
 	}
 
+	@Test
+	void taskHandledTwiceAfterBatonReportedDroppingItsAcknowledgementIsExcusedButNotForADropBeforeItsRun() {
+		this.ledger.accepted.put("t-1", 100L);
+		this.ledger.accepted.put("t-2", 100L);
+		success("t-1", 0, 1, 200, 5_000);
+		success("t-1", 2, 2, 3_500, 5_000);
+		success("t-2", 0, 1, 2_000, 5_000);
+		success("t-2", 2, 2, 5_500, 5_000);
+		this.ledger.droppedAcks.add(new TaskLedger.DroppedAck("t-1", 3_300));
+		this.ledger.droppedAcks.add(new TaskLedger.DroppedAck("t-2", 1_000));
+
+		check(Map.of());
+
+		assertThat(this.violations.all()).extracting(Violation::subject, Violation::invariant)
+			.containsExactly(tuple("t-2", QueueChecks.NO_UNEXPLAINED_DUPLICATE));
+	}
+
 	/** A successful sync run of 20 ms on the instance, started on the wall clock at 10,000 + (start - 200) ms. */
 	private void success(String id, int instance, int attempt, long start, long scheduledAtWall) {
 		long wall = 10_000 + start - 200;
