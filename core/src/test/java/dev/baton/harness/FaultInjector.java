@@ -28,6 +28,8 @@ final class FaultInjector {
 
 	private final List<long[]> kills = new CopyOnWriteArrayList<>();
 
+	private final List<long[]> consumerStops = new CopyOnWriteArrayList<>();
+
 	private final List<Thread> tracks = new ArrayList<>();
 
 	private final AtomicInteger applied = new AtomicInteger();
@@ -73,6 +75,14 @@ final class FaultInjector {
 		return this.kills;
 	}
 
+	/**
+	 * The consumer restarts, {instance, start, end} in ms from the run's start: from when the
+	 * consumer began to stop (its running handlers finishing or handed back) until it started again.
+	 */
+	List<long[]> consumerStops() {
+		return this.consumerStops;
+	}
+
 	int applied() {
 		return this.applied.get();
 	}
@@ -115,10 +125,13 @@ final class FaultInjector {
 
 	private void restartConsumer(Fault fault) {
 		HarnessInstance instance = this.instances.get(fault.instance());
+		long[] stop = { fault.instance(), this.timeline.now(), Long.MAX_VALUE };
+		this.consumerStops.add(stop);
 		instance.stopConsuming();
 		this.timeline.record(Timeline.FAULT, "consumer of " + fault.target() + " stopped");
 		sleepUntil(fault.endMillis());
 		instance.startConsuming();
+		stop[2] = this.timeline.now();
 		this.timeline.record(Timeline.FAULT, "end " + fault.kind() + " " + fault.target() + ": consumer started");
 	}
 

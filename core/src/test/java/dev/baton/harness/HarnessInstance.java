@@ -56,7 +56,7 @@ final class HarnessInstance implements AutoCloseable {
 
 	final DelayQueue<HarnessTask> queue;
 
-	final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+	final SimpleMeterRegistry meters;
 
 	private final LettuceConnectionFactory connectionFactory;
 
@@ -76,6 +76,7 @@ final class HarnessInstance implements AutoCloseable {
 			DelayQueue<HarnessTask> observer) {
 		this.index = index;
 		this.proxy = link.proxy();
+		this.meters = new StaleCountingMeters(index, ledger, timeline);
 		this.connectionFactory = link.connectionFactory();
 		this.locks = RedisLockManager.builder(this.connectionFactory)
 			.leaseTime(LEASE_TIME)

@@ -65,7 +65,8 @@ final class HarnessRun {
 
 	HarnessReport run() throws InterruptedException {
 		List<HarnessInstance> instances = new ArrayList<>();
-		try (HarnessTopology topology = this.topology.apply(this.timeline);
+		try (DroppedAcknowledgements dropped = DroppedAcknowledgements.record(this.ledger, this.timeline);
+				HarnessTopology topology = this.topology.apply(this.timeline);
 				RedisDelayQueues checkerQueues = RedisDelayQueues.builder(topology.checker(), JsonMapper.builder().build())
 					.build()) {
 			FaultSchedule schedule = topology.schedule(this.seed, INSTANCES, this.faultPhase.toMillis());
@@ -125,6 +126,7 @@ final class HarnessRun {
 		LockChecks annotatedChecks = new LockChecks(annotated, this.losses, dataLoss, HarnessInstance.LEASE_TIME);
 		annotatedChecks.checkHistory();
 		QueueChecks queueChecks = new QueueChecks(this.ledger, dataLoss, this.violations, this.timeline);
+		queueChecks.consumerStops(faults.consumerStops());
 		queueChecks.drain(checkerQueue, Duration.ofSeconds(40));
 		instances.forEach(HarnessInstance::stopConsuming);
 		queueChecks.check();

@@ -14,8 +14,9 @@ import dev.baton.queue.QueueStats;
  * handled, dead-lettered or cancelled; a cancelled task never started after its cancel returned;
  * a rescheduled task never started before its new due time; a redriven dead letter was handled or
  * dead-lettered again; a failed run (a throw or a failed future) was retried or dead-lettered,
- * never acknowledged; and an async handler's task stayed in flight until its future completed.
- * Duplicates are counted and reported, not failed.
+ * never acknowledged; an async handler's task stayed in flight until its future completed; and
+ * every duplicate has a documented cause that was recorded when it happened (see
+ * {@link #checkDuplicates()}).
  */
 final class QueueChecks {
 
@@ -28,6 +29,14 @@ final class QueueChecks {
 	static final String RESCHEDULED = "A rescheduled task runs at or after its new due time, on the Redis clock";
 
 	static final String REDRIVEN = "A redriven dead letter is handled or dead-lettered again";
+
+	static final String NO_UNEXPLAINED_DUPLICATE = "No duplicate while the handler is healthy, except at shutdown";
+
+	/**
+	 * How long before a run's start Baton's count of its delivery as stale may come: a worker that
+	 * took the delivery from the line as an extension found it stale starts it all the same.
+	 */
+	static final long STALE_BEFORE_START_MILLIS = 100;
 
 	static final String ACK_AFTER_WORK = "A task is acknowledged only after its work: a failure is retried, a future waited for";
 
@@ -63,6 +72,14 @@ final class QueueChecks {
 
 	private int redrivesChecked;
 
+	/** Consumer restarts, {instance, start, end}, as {@link FaultInjector#consumerStops()} records them. */
+	private List<long[]> consumerStops = List.of();
+
+	/** Duplicates by the cause found for them, in the order of {@link DuplicateCause}. */
+	private final int[] duplicatesByCause = new int[DuplicateCause.values().length];
+
+	private int unexplainedDuplicates;
+
 	QueueChecks(TaskLedger ledger, List<long[]> kills, Violations violations, Timeline timeline) {
 		this.ledger = ledger;
 		this.kills = kills;
@@ -97,12 +114,18 @@ final class QueueChecks {
 		this.deadLettered = Map.copyOf(failedAtById);
 	}
 
+	/** Sets the consumer restarts of the run, {instance, start, end} in ms from its start. */
+	void consumerStops(List<long[]> stops) {
+		this.consumerStops = List.copyOf(stops);
+	}
+
 	void check() {
 		checkNotLost();
 		checkCancels();
 		checkReschedules();
 		checkRedrives();
 		checkAcknowledgements();
+		checkDuplicates();
 	}
 
 	private void checkNotLost() {
@@ -251,6 +274,170 @@ final class QueueChecks {
 		}
 	}
 
+	/**
+	 * Every successful run of a task after its first, a duplicate, has a documented cause that was
+	 * recorded while the run went on. Each duplicate is judged against the successful run before
+	 * it: that run's delivery was not settled, and one of these says why:
+	 * <ul>
+	 * <li>the task was stored again: the producer's scheduling was accepted only on a later try,
+	 * and the duplicate's delivery is of a task scheduled (on the Redis clock) after the earlier
+	 * run started, so a failed earlier try had stored it and it was done before the retry stored
+	 * it anew;</li>
+	 * <li>Redis lost writes (a window of {@code kills}: a kill without persistence, a failover)
+	 * between the earlier run's start and the duplicate's;</li>
+	 * <li>the earlier run's consumer began to stop (a consumer restart) between the earlier run's
+	 * start and the duplicate's: a handler still running at the shutdown timeout has its task
+	 * handed back, and an acknowledgement not sent by the deadline is dropped;</li>
+	 * <li>Baton reported, by the task's id, that it dropped an acknowledgement of it after the earlier
+	 * run started, the delivery's visibility not extended in time ({@link DroppedAcknowledgements}:
+	 * a warning, since no meter counts it); each report explains one duplicate;</li>
+	 * <li>Baton counted the earlier run's delivery in {@code baton.queue.stale}: its visibility ran
+	 * out and Redis answered an extension or the acknowledgement as stale. Counts carry no task
+	 * id, so they are matched: each count of the earlier run's instance, made no earlier than
+	 * {@value #STALE_BEFORE_START_MILLIS} ms before that run started, explains as many duplicates
+	 * as it counted, and no more.</li>
+	 * </ul>
+	 * A duplicate with none of these is a violation: a lost visibility that Baton neither
+	 * reported nor was caused by a recorded fault.
+	 */
+	private void checkDuplicates() {
+		List<Duplicate> uncaused = new java.util.ArrayList<>();
+		List<TaskLedger.DroppedAck> droppedLeft = new java.util.ArrayList<>(this.ledger.droppedAcks);
+		Map<String, List<TaskLedger.Run>> successes = this.ledger.history.stream()
+			.filter(TaskLedger.Run::succeeded)
+			.collect(Collectors.groupingBy(TaskLedger.Run::id));
+		successes.forEach((id, runs) -> {
+			List<TaskLedger.Run> ordered = runs.stream()
+				.sorted(java.util.Comparator.comparingLong(TaskLedger.Run::startMillis))
+				.toList();
+			for (int i = 1; i < ordered.size(); i++) {
+				Duplicate duplicate = new Duplicate(ordered.get(i - 1), ordered.get(i));
+				DuplicateCause cause = recordedCause(duplicate);
+				if (cause == null && takeDroppedAck(duplicate.earlier(), droppedLeft)) {
+					cause = DuplicateCause.DROPPED_ACK;
+				}
+				if (cause != null) {
+					this.duplicatesByCause[cause.ordinal()]++;
+					this.timeline.record(id, "duplicate of instance-" + duplicate.earlier().instance() + "'s attempt "
+							+ duplicate.earlier().attempt() + ": " + cause.describe);
+				}
+				else {
+					uncaused.add(duplicate);
+				}
+			}
+		});
+		matchStaleCounts(uncaused);
+	}
+
+	private DuplicateCause recordedCause(Duplicate duplicate) {
+		TaskLedger.Run earlier = duplicate.earlier();
+		TaskLedger.Run later = duplicate.later();
+		Long scheduledAgain = this.ledger.scheduledAgain.get(later.id());
+		if (scheduledAgain != null && later.scheduledAtMillis() > earlier.startWallMillis()) {
+			return DuplicateCause.STORED_AGAIN;
+		}
+		if (this.kills.stream().anyMatch((kill) -> kill[0] <= later.startMillis() && kill[1] >= earlier.startMillis())) {
+			return DuplicateCause.REDIS_LOST_WRITES;
+		}
+		if (this.consumerStops.stream()
+			.anyMatch((stop) -> stop[0] == earlier.instance() && stop[1] >= earlier.startMillis()
+					&& stop[1] <= later.startMillis())) {
+			return DuplicateCause.CONSUMER_STOPPED;
+		}
+		return null;
+	}
+
+	/**
+	 * Takes, if there is one, a report by Baton that it dropped an acknowledgement of the task no
+	 * earlier than the run's start: that delivery's acknowledgement. Each report explains one duplicate.
+	 */
+	private boolean takeDroppedAck(TaskLedger.Run earlier, List<TaskLedger.DroppedAck> left) {
+		for (TaskLedger.DroppedAck dropped : left) {
+			if (dropped.id().equals(earlier.id()) && dropped.atMillis() >= earlier.startMillis()) {
+				left.remove(dropped);
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** Explains what it can of the duplicates by Baton's stale counts, each count at most once; the rest are violations. */
+	private void matchStaleCounts(List<Duplicate> duplicates) {
+		Map<Integer, List<int[]>> left = new java.util.HashMap<>();
+		List<TaskLedger.StaleCount> counts = this.ledger.staleCounts.stream()
+			.sorted(java.util.Comparator.comparingLong(TaskLedger.StaleCount::atMillis))
+			.toList();
+		for (int i = 0; i < counts.size(); i++) {
+			left.computeIfAbsent(counts.get(i).instance(), (instance) -> new java.util.ArrayList<>())
+				.add(new int[] { i, counts.get(i).count() });
+		}
+		// Earliest first, each takes the earliest count it may: a count explains any run that started before it.
+		List<Duplicate> ordered = duplicates.stream()
+			.sorted(java.util.Comparator.comparingLong((Duplicate duplicate) -> duplicate.earlier().startMillis()))
+			.toList();
+		for (Duplicate duplicate : ordered) {
+			TaskLedger.Run earlier = duplicate.earlier();
+			int[] match = left.getOrDefault(earlier.instance(), List.of())
+				.stream()
+				.filter((unit) -> unit[1] > 0 && counts.get(unit[0])
+					.atMillis() >= earlier.startMillis() - STALE_BEFORE_START_MILLIS)
+				.findFirst()
+				.orElse(null);
+			if (match != null) {
+				match[1]--;
+				TaskLedger.StaleCount count = counts.get(match[0]);
+				this.duplicatesByCause[DuplicateCause.COUNTED_STALE.ordinal()]++;
+				this.timeline.record(earlier.id(), "duplicate of instance-" + earlier.instance() + "'s attempt "
+						+ earlier.attempt() + ": " + DuplicateCause.COUNTED_STALE.describe + " (operation "
+						+ count.operation() + ", at " + count.atMillis() + " ms)");
+				continue;
+			}
+			this.unexplainedDuplicates++;
+			TaskLedger.Run later = duplicate.later();
+			String nearby = this.ledger.staleCounts.stream()
+				.filter((count) -> count.instance() == earlier.instance())
+				.map((count) -> count.count() + " " + count.operation() + " at " + count.atMillis() + " ms")
+				.collect(Collectors.joining(", "));
+			this.violations.add(later.startMillis(), later.id(), NO_UNEXPLAINED_DUPLICATE,
+					"instance-" + later.instance() + " ran attempt " + later.attempt() + " successfully at "
+							+ later.startMillis() + " ms, after instance-" + earlier.instance() + "'s attempt "
+							+ earlier.attempt() + " had succeeded (" + earlier.startMillis() + " to "
+							+ earlier.endMillis() + " ms" + (earlier.lost() ? ", its delivery seen lost" : "")
+							+ "), with no recorded cause: no Redis data loss or consumer stop of instance-"
+							+ earlier.instance() + " in between, not stored again (scheduled at "
+							+ later.scheduledAtMillis() + "), no dropped acknowledgement of it reported since,"
+							+ " and no baton.queue.stale count of instance-"
+							+ earlier.instance() + " since its start left unmatched; its counts: "
+							+ (nearby.isEmpty() ? "none" : nearby));
+		}
+	}
+
+	/** A successful run of a task after an earlier successful run of it. */
+	private record Duplicate(TaskLedger.Run earlier, TaskLedger.Run later) {
+
+	}
+
+	/** What the harness or Baton recorded that lets a task run twice, as docs/guarantees.md lists it. */
+	enum DuplicateCause {
+
+		STORED_AGAIN("stored again by a scheduling retry after it had run"),
+
+		REDIS_LOST_WRITES("Redis lost writes in between"),
+
+		CONSUMER_STOPPED("its consumer was stopped mid-work"),
+
+		DROPPED_ACK("Baton reported it dropped the acknowledgement, the visibility not extended in time"),
+
+		COUNTED_STALE("Baton counted a stale delivery of its instance");
+
+		private final String describe;
+
+		DuplicateCause(String describe) {
+			this.describe = describe;
+		}
+
+	}
+
 	private boolean killedSince(long millis) {
 		return this.kills.stream().anyMatch((kill) -> kill[1] >= millis);
 	}
@@ -268,7 +455,13 @@ final class QueueChecks {
 				+ " redrives checked, " + this.duplicatesOfRescheduled + " rescheduled tasks handled more than once, "
 				+ this.lostWithRedis
 				+ " lost with a Redis kill (documented), " + twice.size() + " handled more than once (" + extra
-				+ " extra runs), " + this.ledger.unknown.size() + " with unknown scheduling outcome (" + handledUnknown
+				+ " extra runs: " + this.duplicatesByCause[DuplicateCause.COUNTED_STALE.ordinal()]
+				+ " after a counted stale delivery, " + this.duplicatesByCause[DuplicateCause.DROPPED_ACK.ordinal()]
+				+ " after a reported dropped acknowledgement (no meter counts these), " + this.duplicatesByCause[DuplicateCause.CONSUMER_STOPPED.ordinal()]
+				+ " after a consumer stop, " + this.duplicatesByCause[DuplicateCause.REDIS_LOST_WRITES.ordinal()]
+				+ " after Redis lost writes, " + this.duplicatesByCause[DuplicateCause.STORED_AGAIN.ordinal()]
+				+ " stored again by a scheduling retry, " + this.unexplainedDuplicates + " without a cause), "
+				+ this.ledger.unknown.size() + " with unknown scheduling outcome (" + handledUnknown
 				+ " of them handled)";
 	}
 

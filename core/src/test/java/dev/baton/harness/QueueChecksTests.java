@@ -11,8 +11,9 @@ import static org.assertj.core.api.Assertions.tuple;
 /**
  * The queue checker on ledgers written by hand: a task gone without a trace is flagged, unless
  * Redis was killed after it was accepted; so are a run after a cancel that returned true, a run
- * before a rescheduled due time, a redrive that led nowhere, a failure that was not retried and a
- * task that left flight before its handler's future completed.
+ * before a rescheduled due time, a redrive that led nowhere, a failure that was not retried, a
+ * task that left flight before its handler's future completed, and a task handled twice without
+ * a recorded cause.
  */
 class QueueChecksTests {
 
@@ -181,11 +182,120 @@ class QueueChecksTests {
 		run("t-1", 1, 200, true, true);
 		run("t-2", 1, 200, true, true);
 		run("t-2", 2, 3500, true, false);
+		// t-2's first delivery ran out of visibility, which its container counted: the second run is no violation.
+		this.ledger.staleCounts.add(new TaskLedger.StaleCount(1, 3000, "extend", 1));
 
 		check(Map.of());
 
 		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-1");
 		assertThat(this.violations.all()).extracting(Violation::invariant).containsExactly(QueueChecks.ACK_AFTER_WORK);
+	}
+
+	@Test
+	void taskHandledTwiceWithoutACauseIsAViolationButNotOneWhoseDeliveryBatonCountedStale() {
+		this.ledger.accepted.put("t-1", 100L);
+		this.ledger.accepted.put("t-2", 100L);
+		// Both succeeded on instance 0, then again on instance 2 after a visibility timeout.
+		success("t-1", 0, 1, 200, 5_000);
+		success("t-1", 2, 2, 3_500, 5_000);
+		success("t-2", 0, 1, 200, 5_000);
+		success("t-2", 2, 2, 3_500, 5_000);
+		// Instance 0 counted one acknowledgement stale once the link was back, after both runs.
+		this.ledger.staleCounts.add(new TaskLedger.StaleCount(0, 4_000, "ack", 1));
+
+		check(Map.of());
+
+		// One count explains one duplicate: the other has no cause.
+		assertThat(this.violations.all()).extracting(Violation::invariant)
+			.containsExactly(QueueChecks.NO_UNEXPLAINED_DUPLICATE);
+		assertThat(this.violations.all()).extracting(Violation::subject).containsAnyOf("t-1", "t-2");
+		assertThat(this.violations.all().get(0).text()).contains("instance-0's attempt 1",
+				"its counts: 1 ack at 4000 ms");
+	}
+
+	@Test
+	void taskHandledTwiceWithAStaleCountOfAnotherInstanceOrFromBeforeItsRunIsAViolation() {
+		this.ledger.accepted.put("t-1", 100L);
+		success("t-1", 0, 1, 2_000, 5_000);
+		success("t-1", 2, 2, 5_500, 5_000);
+		this.ledger.staleCounts.add(new TaskLedger.StaleCount(2, 3_000, "extend", 1));
+		this.ledger.staleCounts.add(new TaskLedger.StaleCount(0, 1_000, "extend", 1));
+
+		check(Map.of());
+
+		assertThat(this.violations.all()).extracting(Violation::subject, Violation::invariant)
+			.containsExactly(tuple("t-1", QueueChecks.NO_UNEXPLAINED_DUPLICATE));
+	}
+
+	@Test
+	void taskHandledTwiceAfterAConsumerStopRedisLosingWritesOrASchedulingRetryIsExcused() {
+		for (String id : List.of("t-1", "t-2", "t-3", "t-4")) {
+			this.ledger.accepted.put(id, 100L);
+		}
+		// t-1: instance 0's consumer stopped while its first run went on.
+		success("t-1", 0, 1, 200, 5_000);
+		success("t-1", 1, 2, 3_000, 5_000);
+		// t-2: Redis lost writes between its runs.
+		success("t-2", 1, 1, 6_000, 5_000);
+		success("t-2", 2, 2, 9_000, 5_000);
+		// t-3: a scheduling retry stored it again, at wall 10,500, after its first run started at 10,000.
+		this.ledger.scheduledAgain.put("t-3", 700L);
+		success("t-3", 2, 1, 200, 5_000);
+		success("t-3", 1, 1, 800, 10_500);
+		// t-4: a scheduling retry too, but the second run is of the task stored before the first.
+		this.ledger.scheduledAgain.put("t-4", 700L);
+		success("t-4", 2, 1, 200, 9_900);
+		success("t-4", 1, 2, 3_500, 9_900);
+
+		QueueChecks checks = new QueueChecks(this.ledger, List.<long[]>of(new long[] { 7_000, 7_500 }), this.violations,
+				this.timeline);
+		checks.consumerStops(List.<long[]>of(new long[] { 0, 300, 2_000 }, new long[] { 2, 100, 150 }));
+		checks.deadLettered(Map.of());
+		checks.check();
+
+		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-4");
+		assertThat(checks.summary()).contains("1 after a consumer stop, 1 after Redis lost writes, 1 stored again");
+	}
+
+	@Test
+	void consumerStopOfAnotherInstanceOrBeforeTheRunDoesNotExcuseADuplicate() {
+		this.ledger.accepted.put("t-1", 100L);
+		this.ledger.accepted.put("t-2", 100L);
+		success("t-1", 0, 1, 200, 5_000);
+		success("t-1", 1, 2, 3_000, 5_000);
+		success("t-2", 2, 1, 200, 5_000);
+		success("t-2", 1, 2, 3_000, 5_000);
+
+		QueueChecks checks = new QueueChecks(this.ledger, List.of(), this.violations, this.timeline);
+		checks.consumerStops(List.<long[]>of(new long[] { 1, 300, 2_000 }, new long[] { 2, 100, 150 }));
+		checks.deadLettered(Map.of());
+		checks.check();
+
+		assertThat(this.violations.all()).extracting(Violation::subject).containsExactlyInAnyOrder("t-1", "t-2");
+	}
+
+	@Test
+	void taskHandledTwiceAfterBatonReportedDroppingItsAcknowledgementIsExcusedButNotForADropBeforeItsRun() {
+		this.ledger.accepted.put("t-1", 100L);
+		this.ledger.accepted.put("t-2", 100L);
+		success("t-1", 0, 1, 200, 5_000);
+		success("t-1", 2, 2, 3_500, 5_000);
+		success("t-2", 0, 1, 2_000, 5_000);
+		success("t-2", 2, 2, 5_500, 5_000);
+		this.ledger.droppedAcks.add(new TaskLedger.DroppedAck("t-1", 3_300));
+		this.ledger.droppedAcks.add(new TaskLedger.DroppedAck("t-2", 1_000));
+
+		check(Map.of());
+
+		assertThat(this.violations.all()).extracting(Violation::subject, Violation::invariant)
+			.containsExactly(tuple("t-2", QueueChecks.NO_UNEXPLAINED_DUPLICATE));
+	}
+
+	/** A successful sync run of 20 ms on the instance, started on the wall clock at 10,000 + (start - 200) ms. */
+	private void success(String id, int instance, int attempt, long start, long scheduledAtWall) {
+		long wall = 10_000 + start - 200;
+		this.ledger.ran(new TaskLedger.Run(id, instance, attempt, wall, start, wall, start + 20, true, false, false,
+				scheduledAtWall, false));
 	}
 
 	/** A producer's call, started at wall 10,000 + (start - 200) ms and answered 20 ms later. */

@@ -95,9 +95,11 @@ final class TaskHandler implements AutoCloseable {
 	private void record(TaskContext context, long start, long startWall, boolean succeeded, boolean async,
 			boolean absent) {
 		this.ledger.ran(new TaskLedger.Run(context.id(), this.instance, context.attempt(),
-				context.dueAt().toEpochMilli(), start, startWall, this.timeline.now(), succeeded, async, absent));
+				context.dueAt().toEpochMilli(), start, startWall, this.timeline.now(), succeeded, async, absent,
+				context.scheduledAt().toEpochMilli(), context.isLost()));
 		this.timeline.record(context.id(), "instance-" + this.instance + " ran attempt " + context.attempt()
-				+ (async ? " asynchronously" : "") + " (due " + context.dueAt().toEpochMilli() + ", started at wall "
+				+ (async ? " asynchronously" : "") + " (scheduled " + context.scheduledAt().toEpochMilli() + ", due "
+				+ context.dueAt().toEpochMilli() + ", started at wall "
 				+ startWall + ")" + (succeeded ? "" : ", failing") + (context.isLost() ? ", delivery already lost" : "")
 				+ (absent ? ", NOT IN FLIGHT while its future was pending" : ""));
 	}

@@ -29,6 +29,19 @@ final class TaskLedger {
 	/** Every cancel, reschedule and redrive the producer called, in call order. */
 	final List<Action> actions = new CopyOnWriteArrayList<>();
 
+	/**
+	 * Ids whose scheduling was accepted only on a later try, to when that try started (ms from the
+	 * run's start): an earlier try that failed may have stored the task too, and the task may have
+	 * run and been acknowledged before the accepted try stored it again.
+	 */
+	final Map<String, Long> scheduledAgain = new ConcurrentHashMap<>();
+
+	/** Every count of {@code baton.queue.stale} an instance's container made, in the order they were made. */
+	final List<StaleCount> staleCounts = new CopyOnWriteArrayList<>();
+
+	/** Every acknowledgement Baton dropped, its delivery's visibility not extended in time, in the order dropped. */
+	final List<DroppedAck> droppedAcks = new CopyOnWriteArrayList<>();
+
 	/** Ids of failing tasks whose "bug" was fixed before a redrive: their handler succeeds from then on. */
 	final Set<String> fixed = ConcurrentHashMap.newKeySet();
 
@@ -91,6 +104,27 @@ final class TaskLedger {
 	}
 
 	/**
+	 * What Baton counted in {@code baton.queue.stale}: deliveries Redis answered were no longer
+	 * theirs, their visibility having run out (or their task settled or cancelled meanwhile).
+	 * @param instance the instance whose container counted them
+	 * @param atMillis when, ms from the run's start
+	 * @param operation what Redis answered so: {@code extend} or {@code ack}
+	 * @param count how many deliveries
+	 */
+	record StaleCount(int instance, long atMillis, String operation, int count) {
+
+	}
+
+	/**
+	 * An acknowledgement Baton dropped, and reported by task id, because the delivery's visibility
+	 * could not be extended in time: the task may run again.
+	 * @param atMillis when, ms from the run's start
+	 */
+	record DroppedAck(String id, long atMillis) {
+
+	}
+
+	/**
 	 * One run of a handler.
 	 * @param attempt the delivery's attempt number
 	 * @param dueAtMillis the delivery's due time, epoch ms of the Redis clock
@@ -101,9 +135,20 @@ final class TaskLedger {
 	 * @param async whether the handler returned a future
 	 * @param absentWhilePending for an async run, whether the task was found not in flight while its
 	 * future was still pending (acknowledged before its work was done?)
+	 * @param scheduledAtMillis when the delivered task was stored, epoch ms of the Redis clock
+	 * @param lost whether the handler saw its delivery lost ({@code TaskContext.isLost()}) when its
+	 * work ended: the container had counted it stale
 	 */
 	record Run(String id, int instance, int attempt, long dueAtMillis, long startMillis, long startWallMillis,
-			long endMillis, boolean succeeded, boolean async, boolean absentWhilePending) {
+			long endMillis, boolean succeeded, boolean async, boolean absentWhilePending, long scheduledAtMillis,
+			boolean lost) {
+
+		/** A run of a task stored before the run's start, whose delivery was not seen lost. */
+		Run(String id, int instance, int attempt, long dueAtMillis, long startMillis, long startWallMillis,
+				long endMillis, boolean succeeded, boolean async, boolean absentWhilePending) {
+			this(id, instance, attempt, dueAtMillis, startMillis, startWallMillis, endMillis, succeeded, async,
+					absentWhilePending, 0, false);
+		}
 
 	}
 

@@ -108,6 +108,9 @@ final class TaskProducer implements Runnable {
 						() -> queue.scheduleAll(tasks));
 				// Ids left out of the answer were stored by an earlier try that failed to answer.
 				tasks.forEach((task) -> this.ledger.accepted.put(task.id(), start));
+				if (attempt > 1) {
+					tasks.forEach((task) -> this.ledger.scheduledAgain.put(task.id(), start));
+				}
 				tasks.forEach((task) -> this.recent.add(task.id()));
 				this.timeline.record("producer", "scheduled " + ids(tasks) + " (try " + attempt + ")");
 				for (NewTask<HarnessTask> task : tasks) {
