@@ -65,8 +65,7 @@ final class HarnessRun {
 
 	HarnessReport run() throws InterruptedException {
 		List<HarnessInstance> instances = new ArrayList<>();
-		try (DroppedAcknowledgements dropped = DroppedAcknowledgements.record(this.ledger, this.timeline);
-				HarnessTopology topology = this.topology.apply(this.timeline);
+		try (HarnessTopology topology = this.topology.apply(this.timeline);
 				RedisDelayQueues checkerQueues = RedisDelayQueues.builder(topology.checker(), JsonMapper.builder().build())
 					.build()) {
 			FaultSchedule schedule = topology.schedule(this.seed, INSTANCES, this.faultPhase.toMillis());

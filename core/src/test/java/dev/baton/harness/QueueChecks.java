@@ -288,11 +288,9 @@ final class QueueChecks {
 	 * <li>the earlier run's consumer began to stop (a consumer restart) between the earlier run's
 	 * start and the duplicate's: a handler still running at the shutdown timeout has its task
 	 * handed back, and an acknowledgement not sent by the deadline is dropped;</li>
-	 * <li>Baton reported, by the task's id, that it dropped an acknowledgement of it after the earlier
-	 * run started, the delivery's visibility not extended in time ({@link DroppedAcknowledgements}:
-	 * a warning, since no meter counts it); each report explains one duplicate;</li>
 	 * <li>Baton counted the earlier run's delivery in {@code baton.queue.stale}: its visibility ran
-	 * out and Redis answered an extension or the acknowledgement as stale. Counts carry no task
+	 * out and Redis answered an extension or the acknowledgement as stale, or the acknowledgement
+	 * was dropped, the visibility not extended in time ({@code operation=ack-dropped}). Counts carry no task
 	 * id, so they are matched: each count of the earlier run's instance, made no earlier than
 	 * {@value #STALE_BEFORE_START_MILLIS} ms before that run started, explains as many duplicates
 	 * as it counted, and no more.</li>
@@ -302,7 +300,6 @@ final class QueueChecks {
 	 */
 	private void checkDuplicates() {
 		List<Duplicate> uncaused = new java.util.ArrayList<>();
-		List<TaskLedger.DroppedAck> droppedLeft = new java.util.ArrayList<>(this.ledger.droppedAcks);
 		Map<String, List<TaskLedger.Run>> successes = this.ledger.history.stream()
 			.filter(TaskLedger.Run::succeeded)
 			.collect(Collectors.groupingBy(TaskLedger.Run::id));
@@ -313,9 +310,6 @@ final class QueueChecks {
 			for (int i = 1; i < ordered.size(); i++) {
 				Duplicate duplicate = new Duplicate(ordered.get(i - 1), ordered.get(i));
 				DuplicateCause cause = recordedCause(duplicate);
-				if (cause == null && takeDroppedAck(duplicate.earlier(), droppedLeft)) {
-					cause = DuplicateCause.DROPPED_ACK;
-				}
 				if (cause != null) {
 					this.duplicatesByCause[cause.ordinal()]++;
 					this.timeline.record(id, "duplicate of instance-" + duplicate.earlier().instance() + "'s attempt "
@@ -345,20 +339,6 @@ final class QueueChecks {
 			return DuplicateCause.CONSUMER_STOPPED;
 		}
 		return null;
-	}
-
-	/**
-	 * Takes, if there is one, a report by Baton that it dropped an acknowledgement of the task no
-	 * earlier than the run's start: that delivery's acknowledgement. Each report explains one duplicate.
-	 */
-	private boolean takeDroppedAck(TaskLedger.Run earlier, List<TaskLedger.DroppedAck> left) {
-		for (TaskLedger.DroppedAck dropped : left) {
-			if (dropped.id().equals(earlier.id()) && dropped.atMillis() >= earlier.startMillis()) {
-				left.remove(dropped);
-				return true;
-			}
-		}
-		return false;
 	}
 
 	/** Explains what it can of the duplicates by Baton's stale counts, each count at most once; the rest are violations. */
@@ -405,8 +385,7 @@ final class QueueChecks {
 							+ earlier.endMillis() + " ms" + (earlier.lost() ? ", its delivery seen lost" : "")
 							+ "), with no recorded cause: no Redis data loss or consumer stop of instance-"
 							+ earlier.instance() + " in between, not stored again (scheduled at "
-							+ later.scheduledAtMillis() + "), no dropped acknowledgement of it reported since,"
-							+ " and no baton.queue.stale count of instance-"
+							+ later.scheduledAtMillis() + "), and no baton.queue.stale count of instance-"
 							+ earlier.instance() + " since its start left unmatched; its counts: "
 							+ (nearby.isEmpty() ? "none" : nearby));
 		}
@@ -425,8 +404,6 @@ final class QueueChecks {
 		REDIS_LOST_WRITES("Redis lost writes in between"),
 
 		CONSUMER_STOPPED("its consumer was stopped mid-work"),
-
-		DROPPED_ACK("Baton reported it dropped the acknowledgement, the visibility not extended in time"),
 
 		COUNTED_STALE("Baton counted a stale delivery of its instance");
 
@@ -456,8 +433,8 @@ final class QueueChecks {
 				+ this.lostWithRedis
 				+ " lost with a Redis kill (documented), " + twice.size() + " handled more than once (" + extra
 				+ " extra runs: " + this.duplicatesByCause[DuplicateCause.COUNTED_STALE.ordinal()]
-				+ " after a counted stale delivery, " + this.duplicatesByCause[DuplicateCause.DROPPED_ACK.ordinal()]
-				+ " after a reported dropped acknowledgement (no meter counts these), " + this.duplicatesByCause[DuplicateCause.CONSUMER_STOPPED.ordinal()]
+				+ " after a counted stale delivery or dropped acknowledgement, "
+				+ this.duplicatesByCause[DuplicateCause.CONSUMER_STOPPED.ordinal()]
 				+ " after a consumer stop, " + this.duplicatesByCause[DuplicateCause.REDIS_LOST_WRITES.ordinal()]
 				+ " after Redis lost writes, " + this.duplicatesByCause[DuplicateCause.STORED_AGAIN.ordinal()]
 				+ " stored again by a scheduling retry, " + this.unexplainedDuplicates + " without a cause), "

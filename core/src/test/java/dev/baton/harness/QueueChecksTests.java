@@ -275,15 +275,15 @@ class QueueChecksTests {
 	}
 
 	@Test
-	void taskHandledTwiceAfterBatonReportedDroppingItsAcknowledgementIsExcusedButNotForADropBeforeItsRun() {
+	void taskHandledTwiceAfterBatonCountedDroppingAnAcknowledgementIsExcusedButNotForADropBeforeItsRun() {
 		this.ledger.accepted.put("t-1", 100L);
 		this.ledger.accepted.put("t-2", 100L);
 		success("t-1", 0, 1, 200, 5_000);
 		success("t-1", 2, 2, 3_500, 5_000);
-		success("t-2", 0, 1, 2_000, 5_000);
+		success("t-2", 1, 1, 2_000, 5_000);
 		success("t-2", 2, 2, 5_500, 5_000);
-		this.ledger.droppedAcks.add(new TaskLedger.DroppedAck("t-1", 3_300));
-		this.ledger.droppedAcks.add(new TaskLedger.DroppedAck("t-2", 1_000));
+		this.ledger.staleCounts.add(new TaskLedger.StaleCount(0, 3_300, "ack-dropped", 1));
+		this.ledger.staleCounts.add(new TaskLedger.StaleCount(1, 1_000, "ack-dropped", 1));
 
 		check(Map.of());
 

@@ -39,9 +39,6 @@ final class TaskLedger {
 	/** Every count of {@code baton.queue.stale} an instance's container made, in the order they were made. */
 	final List<StaleCount> staleCounts = new CopyOnWriteArrayList<>();
 
-	/** Every acknowledgement Baton dropped, its delivery's visibility not extended in time, in the order dropped. */
-	final List<DroppedAck> droppedAcks = new CopyOnWriteArrayList<>();
-
 	/** Ids of failing tasks whose "bug" was fixed before a redrive: their handler succeeds from then on. */
 	final Set<String> fixed = ConcurrentHashMap.newKeySet();
 
@@ -112,15 +109,6 @@ final class TaskLedger {
 	 * @param count how many deliveries
 	 */
 	record StaleCount(int instance, long atMillis, String operation, int count) {
-
-	}
-
-	/**
-	 * An acknowledgement Baton dropped, and reported by task id, because the delivery's visibility
-	 * could not be extended in time: the task may run again.
-	 * @param atMillis when, ms from the run's start
-	 */
-	record DroppedAck(String id, long atMillis) {
 
 	}
 

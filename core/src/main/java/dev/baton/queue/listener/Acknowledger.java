@@ -52,6 +52,8 @@ final class Acknowledger {
 
 	private final Consumer<List<Delivery<Object>>> refused;
 
+	private final Consumer<Delivery<Object>> dropped;
+
 	/** Acknowledgements of partitions that answer: sent once, a failure goes to {@link #retrying}. */
 	private final Lane first = new Lane(false);
 
@@ -74,14 +76,17 @@ final class Acknowledger {
 	 * @param stale whether a delivery can no longer be acknowledged (its visibility was not
 	 * extended in time), so that retrying for it is pointless
 	 * @param refused told of the deliveries whose acknowledgement Redis refused as stale
+	 * @param dropped told of each delivery whose acknowledgement is dropped because it is stale
 	 */
 	Acknowledger(BatonThreads threads, ConsumableQueue<Object> queue, String queueName,
-			Predicate<Delivery<Object>> stale, Consumer<List<Delivery<Object>>> refused) {
+			Predicate<Delivery<Object>> stale, Consumer<List<Delivery<Object>>> refused,
+			Consumer<Delivery<Object>> dropped) {
 		this.threads = threads;
 		this.queue = queue;
 		this.queueName = queueName;
 		this.stale = stale;
 		this.refused = refused;
+		this.dropped = dropped;
 	}
 
 	void start() {
@@ -121,6 +126,7 @@ final class Acknowledger {
 			}
 			logger.warn("Dropping the acknowledgement of task '" + entry.delivery().id() + "' of queue '"
 					+ this.queueName + "': its visibility could not be extended, it may be delivered again");
+			this.dropped.accept(entry.delivery());
 			entry.done().run();
 			return true;
 		});

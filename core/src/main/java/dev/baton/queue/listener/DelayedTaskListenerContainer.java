@@ -112,7 +112,8 @@ final class DelayedTaskListenerContainer implements DelayedTaskContainer {
 		this.permits = new Permits(endpoint.concurrency() + settings.prefetch(), this.pacer::wake);
 		this.held = new HeldDeliveries(name, metrics, this.permits);
 		this.acknowledger = new Acknowledger(threads, queue, name, this.held::isStale,
-				(refused) -> this.held.lost(refused, StaleOperation.ACK));
+				(refused) -> this.held.lost(refused, StaleOperation.ACK),
+				(dropped) -> metrics.stale(name, StaleOperation.ACK_DROPPED, 1));
 		this.deliveryLimit = new DeliveryLimit(name, settings, endpoint.deadLetter(), metrics);
 		this.claimAhead = new ClaimAheadEstimate(settings, endpoint.concurrency(), this.held);
 		this.handBack = new HandBack(threads, queue, name);

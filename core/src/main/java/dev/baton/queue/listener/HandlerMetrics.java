@@ -42,7 +42,13 @@ interface HandlerMetrics {
 		EXTEND("extend"),
 
 		/** Its acknowledgement after the handler succeeded. */
-		ACK("ack");
+		ACK("ack"),
+
+		/**
+		 * Its acknowledgement, dropped before it was sent: the handler succeeded but the delivery's
+		 * visibility could not be extended in time (Redis unreachable), so the task may run again.
+		 */
+		ACK_DROPPED("ack-dropped");
 
 		private final String tag;
 

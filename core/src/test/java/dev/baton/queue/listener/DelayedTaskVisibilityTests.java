@@ -119,6 +119,34 @@ class DelayedTaskVisibilityTests {
 	}
 
 	@Test
+	void acknowledgementRetriedPastTheVisibilityItCouldNotExtendIsDroppedAndCounted(
+			RedisConnectionFactory connectionFactory) {
+		FaultyQueues faults = new FaultyQueues();
+		faults.fail(Call.EXTEND, Integer.MAX_VALUE, () -> new QueryTimeoutException("injected timeout"));
+		faults.fail(Call.ACKNOWLEDGE, Integer.MAX_VALUE, () -> new QueryTimeoutException("injected timeout"));
+		Held handler = new Held(Duration.ZERO);
+		handler.release.countDown();
+		ListenerContext one = start(connectionFactory, faults, settings(Duration.ofSeconds(1), 0), handler);
+		DelayQueue<Parcel> queue = one.queues.get("held", Parcel.class);
+		queue.schedule("h-1", new Parcel("h-1", 1), Duration.ZERO);
+
+		// the handler is done, its acknowledgement fails and is retried until the visibility runs out
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> one.meters.find("baton.queue.stale").tags("operation", "ack-dropped").counter() != null);
+		// never acknowledged: the task is delivered again (here, to the same instance), each run after
+		// the first explained by one dropped acknowledgement
+		faults.fail(Call.ACKNOWLEDGE, 0, () -> new QueryTimeoutException("unused"));
+		faults.fail(Call.EXTEND, 0, () -> new QueryTimeoutException("unused"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> queue.find("h-1").isEmpty());
+		double dropped = one.meters.get("baton.queue.stale")
+			.tags("queue", "held", "operation", "ack-dropped")
+			.counter()
+			.count();
+		assertThat(handler.ids).hasSizeGreaterThan(1).allMatch("h-1"::equals);
+		assertThat(dropped).isEqualTo(handler.ids.size() - 1);
+	}
+
+	@Test
 	void oneFailedExtensionIsRetriedBeforeTheTaskBecomesVisible(RedisConnectionFactory connectionFactory) {
 		FaultyQueues faults = new FaultyQueues();
 		Held handler = new Held(Duration.ZERO);

@@ -86,6 +86,7 @@ class FrozenPartitionTests {
 		assertThat(frozenIds).isNotEmpty().hasSizeLessThan(120);
 		Set<String> done = ConcurrentHashMap.newKeySet();
 		Acknowledger acknowledger = new Acknowledger(BatonThreads.PLATFORM, orders, this.queue, (delivery) -> false, (stale) -> {
+		}, (dropped) -> {
 		});
 		acknowledger.start();
 		try {
