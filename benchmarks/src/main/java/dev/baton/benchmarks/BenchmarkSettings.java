@@ -24,12 +24,16 @@ import org.jspecify.annotations.Nullable;
  * @param latenessRate tasks per second of the lateness scenario
  * @param latenessDuration how long the lateness scenario schedules tasks
  * @param idleDuration how long the idle scenario counts Redis commands
+ * @param waitScale factor of the harness's fixed waits, which are not measured: the start delay of
+ * the lock runs, the pauses before Redis's counters are read once work is done, the least time
+ * given to storing before tasks fall due; 1 for real runs, less only for smoke runs whose figures
+ * mean nothing
  * @param only implementations to run, or all when empty
  * @param redisUrl an existing Redis server, or {@code null} to start a local one
  */
 public record BenchmarkSettings(int runs, Duration warmup, Duration duration, int lockThreads, int tasks,
 		int batchSize, int consumers, Duration drainTimeout, int latenessRate, Duration latenessDuration,
-		Duration idleDuration, Set<String> only, @Nullable String redisUrl) {
+		Duration idleDuration, double waitScale, Set<String> only, @Nullable String redisUrl) {
 
 	/**
 	 * Reads {@code --name=value} options; the defaults are the workloads of the issues.
@@ -50,7 +54,9 @@ public record BenchmarkSettings(int runs, Duration warmup, Duration duration, in
 				integer(values, "batch-size", 1000), integer(values, "consumers", 4),
 				duration(values, "drain-timeout", "180s"), integer(values, "lateness-rate", 200),
 				duration(values, "lateness-duration", "20s"), duration(values, "idle-duration", "30s"),
+				Double.parseDouble(values.getOrDefault("wait-scale", "1")),
 				names(values.remove("only")), values.remove("redis"));
+		values.remove("wait-scale");
 		if (!values.isEmpty()) {
 			throw new IllegalArgumentException("Unknown options " + values.keySet());
 		}
@@ -64,6 +70,23 @@ public record BenchmarkSettings(int runs, Duration warmup, Duration duration, in
 	 */
 	public boolean selects(String name) {
 		return this.only.isEmpty() || this.only.contains(name);
+	}
+
+	/**
+	 * One of the harness's fixed waits, scaled by {@link #waitScale()}.
+	 * @param wait the wait of a real run
+	 * @return the wait of this run
+	 */
+	public Duration scaled(Duration wait) {
+		return Duration.ofNanos(Math.round(wait.toNanos() * this.waitScale));
+	}
+
+	/**
+	 * Whether the warm-up runs are skipped ({@code --warmup=0ms}, for smoke runs).
+	 * @return {@code true} when the warm-up is zero
+	 */
+	public boolean skipsWarmup() {
+		return this.warmup.isZero();
 	}
 
 	private static int integer(Map<String, String> values, String name, int defaultValue) {

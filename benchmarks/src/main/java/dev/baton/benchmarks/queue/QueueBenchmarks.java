@@ -31,6 +31,15 @@ public final class QueueBenchmarks {
 
 	private static final Duration IDLE_SETTLE = Duration.ofSeconds(2);
 
+	/** The pause after a drain, before Redis's counters are read (its last acknowledgements land). */
+	private static final Duration DRAIN_SETTLE = Duration.ofSeconds(1);
+
+	/** The pause after the lateness run's last task, in which duplicates would show. */
+	private static final Duration LATENESS_SETTLE = Duration.ofMillis(500);
+
+	/** The least time a drain gives the storing before the tasks fall due. */
+	private static final Duration LEAST_FILL = Duration.ofSeconds(1);
+
 	private static final TaskHandler IGNORE = (payload) -> {
 	};
 
@@ -102,10 +111,15 @@ public final class QueueBenchmarks {
 		}
 	}
 
-	/** A warm-up run of {@link #warmupTasks()} tasks, then the measured runs, each logged. */
+	/**
+	 * A warm-up run of {@link #warmupTasks()} tasks (unless {@code --warmup=0ms}), then the
+	 * measured runs, each logged.
+	 */
 	private List<Metrics> measuredRuns(QueueImplementation implementation, String scenario,
 			IntFunction<Metrics> run) {
-		run.apply(warmupTasks());
+		if (!this.settings.skipsWarmup()) {
+			run.apply(warmupTasks());
+		}
 		List<Metrics> runs = new ArrayList<>();
 		for (int i = 0; i < this.settings.runs(); i++) {
 			Metrics metrics = run.apply(this.settings.tasks());
@@ -168,7 +182,7 @@ public final class QueueBenchmarks {
 	private double enqueueCensus(QueueImplementation implementation, int tasks) {
 		this.probe.flushAll();
 		try (QueueClient client = connect(implementation, IGNORE)) {
-			return CommandCensus.during(this.redisUrl, () -> {
+			return CommandCensus.during(this.redisUrl, this.settings.scaled(CommandCensus.TRAIL), () -> {
 				for (int i = 0; i < tasks; i++) {
 					client.schedule(String.valueOf(i), TaskTracker.payload(i, 0), FAR_AWAY);
 				}
@@ -180,7 +194,8 @@ public final class QueueBenchmarks {
 	private void drain(QueueImplementation implementation) {
 		int warmupTasks = warmupTasks();
 		// stores at 2k tasks/s at least (Redisson does 10k/s): this run measures the rate used below
-		Drained warmup = drainRun(implementation, warmupTasks, Duration.ofMillis(Math.max(1000, warmupTasks / 2)), false);
+		Drained warmup = drainRun(implementation, warmupTasks,
+				max(this.settings.scaled(LEAST_FILL), Duration.ofMillis(warmupTasks / 2)), false);
 		double fillRate = warmupTasks / (warmup.fillNanos() / 1e9);
 		Duration budget = fillBudget(this.settings.tasks(), fillRate);
 		List<Metrics> runs = new ArrayList<>();
@@ -227,7 +242,7 @@ public final class QueueBenchmarks {
 			long cpuBefore = CpuClock.processCpuNanos();
 			long start = System.nanoTime();
 			// Due at random times until the storing is expected to end, at Baton's scheduleAll rate
-			long storingEnds = start + TimeUnit.MILLISECONDS.toNanos(Math.max(1000, tasks / 100));
+			long storingEnds = start + max(this.settings.scaled(LEAST_FILL), Duration.ofMillis(tasks / 100)).toNanos();
 			ThreadLocalRandom random = ThreadLocalRandom.current();
 			for (int first = 0; first < tasks; first += this.settings.batchSize()) {
 				int to = Math.min(tasks, first + this.settings.batchSize());
@@ -241,7 +256,7 @@ public final class QueueBenchmarks {
 			}
 			boolean finished = tracker.awaitAll(System.nanoTime() + this.settings.drainTimeout().toNanos());
 			long end = finished ? tracker.lastHandledNanos() : System.nanoTime();
-			LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+			LockSupport.parkNanos(this.settings.scaled(DRAIN_SETTLE).toNanos());
 			long cpu = CpuClock.processCpuNanos() - cpuBefore;
 			Snapshot after = this.probe.snapshot();
 			return drainMetrics(tracker, (end - start) / 1e9, before, after, cpu);
@@ -262,8 +277,12 @@ public final class QueueBenchmarks {
 	}
 
 	/** Time to store the tasks at the rate seen in the warm-up, with a margin. */
-	private static Duration fillBudget(int tasks, double fillRate) {
-		return Duration.ofMillis((long) (tasks / fillRate * 1500) + 1000);
+	private Duration fillBudget(int tasks, double fillRate) {
+		return Duration.ofMillis((long) (tasks / fillRate * 1500)).plus(this.settings.scaled(LEAST_FILL));
+	}
+
+	private static Duration max(Duration one, Duration other) {
+		return (one.compareTo(other) > 0) ? one : other;
 	}
 
 	/**
@@ -286,11 +305,12 @@ public final class QueueBenchmarks {
 			long cpuBefore = CpuClock.processCpuNanos();
 			boolean finished = tracker.awaitAll(dueNanos + this.settings.drainTimeout().toNanos());
 			long end = finished ? tracker.lastHandledNanos() : System.nanoTime();
-			LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+			LockSupport.parkNanos(this.settings.scaled(DRAIN_SETTLE).toNanos());
 			long cpu = CpuClock.processCpuNanos() - cpuBefore;
 			Snapshot after = this.probe.snapshot();
 			if (monitor != null) {
-				double roundTrips = monitor.per(Math.max(1, tracker.handled())).clientCommandsPerOperation();
+				double roundTrips = monitor.per(Math.max(1, tracker.handled()), this.settings.scaled(CommandCensus.TRAIL))
+					.clientCommandsPerOperation();
 				monitor.close();
 				return new Drained(new Metrics().put("round trips/task", roundTrips), fillEnd - fillStart, "");
 			}
@@ -311,7 +331,9 @@ public final class QueueBenchmarks {
 	private void lateness(QueueImplementation implementation) {
 		Duration warmup = this.settings.warmup().compareTo(this.settings.latenessDuration()) < 0 ? this.settings.warmup()
 				: this.settings.latenessDuration();
-		latenessRun(implementation, warmup);
+		if (!this.settings.skipsWarmup()) {
+			latenessRun(implementation, warmup);
+		}
 		List<Metrics> runs = new ArrayList<>();
 		for (int i = 0; i < this.settings.runs(); i++) {
 			Metrics run = latenessRun(implementation, this.settings.latenessDuration());
@@ -338,7 +360,7 @@ public final class QueueBenchmarks {
 				client.schedule(String.valueOf(i), TaskTracker.payload(i, dueMicros), Duration.ofMillis(delayMillis));
 			}
 			tracker.awaitAll(System.nanoTime() + TimeUnit.SECONDS.toNanos(15));
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(500));
+			LockSupport.parkNanos(this.settings.scaled(LATENESS_SETTLE).toNanos());
 			Samples lateness = tracker.lateness();
 			return new Metrics().put("tasks", tracker.handled())
 				.put("p50 ms", lateness.percentile(50) / 1e3)
@@ -357,7 +379,7 @@ public final class QueueBenchmarks {
 			if (!tracker.awaitAll(System.nanoTime() + TimeUnit.SECONDS.toNanos(10))) {
 				throw new IllegalStateException("The task scheduled before idling was not handled within 10 s");
 			}
-			LockSupport.parkNanos(IDLE_SETTLE.toNanos());
+			LockSupport.parkNanos(this.settings.scaled(IDLE_SETTLE).toNanos());
 			Snapshot before = this.probe.snapshot();
 			LockSupport.parkNanos(this.settings.idleDuration().toNanos());
 			Snapshot after = this.probe.snapshot();
