@@ -23,6 +23,7 @@ import org.jspecify.annotations.Nullable;
  * @param drainTimeout how long a drain may take before the run is reported as unfinished
  * @param latenessRate tasks per second of the lateness scenario
  * @param latenessDuration how long the lateness scenario schedules tasks
+ * @param latenessMaxDelay the longest delay of the lateness scenario's tasks (the shortest is 100 ms)
  * @param idleDuration how long the idle scenario counts Redis commands
  * @param waitScale factor of the harness's fixed waits, which are not measured: the start delay of
  * the lock runs, the pauses before Redis's counters are read once work is done, the least time
@@ -33,7 +34,8 @@ import org.jspecify.annotations.Nullable;
  */
 public record BenchmarkSettings(int runs, Duration warmup, Duration duration, int lockThreads, int tasks,
 		int batchSize, int consumers, Duration drainTimeout, int latenessRate, Duration latenessDuration,
-		Duration idleDuration, double waitScale, Set<String> only, @Nullable String redisUrl) {
+		Duration latenessMaxDelay, Duration idleDuration, double waitScale, Set<String> only,
+		@Nullable String redisUrl) {
 
 	/**
 	 * Reads {@code --name=value} options; the defaults are the workloads of the issues.
@@ -53,8 +55,8 @@ public record BenchmarkSettings(int runs, Duration warmup, Duration duration, in
 				integer(values, "lock-threads", 8), integer(values, "tasks", 100_000),
 				integer(values, "batch-size", 1000), integer(values, "consumers", 4),
 				duration(values, "drain-timeout", "180s"), integer(values, "lateness-rate", 200),
-				duration(values, "lateness-duration", "20s"), duration(values, "idle-duration", "30s"),
-				Double.parseDouble(values.getOrDefault("wait-scale", "1")),
+				duration(values, "lateness-duration", "20s"), duration(values, "lateness-max-delay", "2s"),
+				duration(values, "idle-duration", "30s"), Double.parseDouble(values.getOrDefault("wait-scale", "1")),
 				names(values.remove("only")), values.remove("redis"));
 		values.remove("wait-scale");
 		if (!values.isEmpty()) {

@@ -40,6 +40,9 @@ public final class QueueBenchmarks {
 	/** The least time a drain gives the storing before the tasks fall due. */
 	private static final Duration LEAST_FILL = Duration.ofSeconds(1);
 
+	/** Tasks stored per second at least, in the drain's warm-up run (which measures the rate). */
+	private static final double LEAST_FILL_RATE = 2000;
+
 	private static final TaskHandler IGNORE = (payload) -> {
 	};
 
@@ -75,7 +78,8 @@ public final class QueueBenchmarks {
 				+ " tasks, each due at a random time between its enqueue and the end of the enqueue, "
 				+ settings.consumers() + " consumer threads", List.of("tasks/s", "drain s", "missing", "duplicates",
 						"Redis cmds/task", "Redis CPU µs/task", "client CPU µs/task"));
-		this.lateness = new Table("Queue, lateness: " + settings.latenessRate() + " tasks/s, delays 100-2000 ms, "
+		this.lateness = new Table("Queue, lateness: " + settings.latenessRate() + " tasks/s, delays 100-"
+				+ settings.latenessMaxDelay().toMillis() + " ms, "
 				+ settings.latenessDuration().toSeconds() + " s", List.of("tasks", "p50 ms", "p99 ms", "max ms",
 						"missing", "duplicates"));
 		this.idle = new Table("Queue, idle: empty queue, " + settings.consumers() + " consumer threads running",
@@ -193,10 +197,14 @@ public final class QueueBenchmarks {
 
 	private void drain(QueueImplementation implementation) {
 		int warmupTasks = warmupTasks();
-		// stores at 2k tasks/s at least (Redisson does 10k/s): this run measures the rate used below
-		Drained warmup = drainRun(implementation, warmupTasks,
-				max(this.settings.scaled(LEAST_FILL), Duration.ofMillis(warmupTasks / 2)), false);
-		double fillRate = warmupTasks / (warmup.fillNanos() / 1e9);
+		// stores at 2k tasks/s at least (Redisson does 10k/s): this run measures the rate used below,
+		// which --warmup=0ms takes to be that least rate instead
+		double fillRate = LEAST_FILL_RATE;
+		if (!this.settings.skipsWarmup()) {
+			Drained warmup = drainRun(implementation, warmupTasks,
+					max(this.settings.scaled(LEAST_FILL), Duration.ofMillis(warmupTasks / 2)), false);
+			fillRate = warmupTasks / (warmup.fillNanos() / 1e9);
+		}
 		Duration budget = fillBudget(this.settings.tasks(), fillRate);
 		List<Metrics> runs = new ArrayList<>();
 		List<String> notes = new ArrayList<>();
@@ -348,6 +356,7 @@ public final class QueueBenchmarks {
 	private Metrics latenessRun(QueueImplementation implementation, Duration duration) {
 		int tasks = (int) (this.settings.latenessRate() * duration.toMillis() / 1000);
 		long interval = TimeUnit.SECONDS.toNanos(1) / this.settings.latenessRate();
+		long maxDelayMillis = this.settings.latenessMaxDelay().toMillis();
 		this.probe.flushAll();
 		TaskTracker tracker = new TaskTracker(tasks);
 		try (QueueClient client = connect(implementation, tracker)) {
@@ -355,7 +364,7 @@ public final class QueueBenchmarks {
 			long start = System.nanoTime();
 			for (int i = 0; i < tasks; i++) {
 				LockSupport.parkNanos(start + i * interval - System.nanoTime());
-				long delayMillis = 100 + random.nextInt(1901);
+				long delayMillis = 100 + random.nextInt((int) Math.max(1, maxDelayMillis - 99));
 				long dueMicros = TaskTracker.wallMicros() + delayMillis * 1000;
 				client.schedule(String.valueOf(i), TaskTracker.payload(i, dueMicros), Duration.ofMillis(delayMillis));
 			}
