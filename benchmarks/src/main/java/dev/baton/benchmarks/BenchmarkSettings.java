@@ -27,8 +27,8 @@ import org.jspecify.annotations.Nullable;
  * @param idleDuration how long the idle scenario counts Redis commands
  * @param waitScale factor of the harness's fixed waits, which are not measured: the start delay of
  * the lock runs, the pauses before Redis's counters are read once work is done, the least time
- * given to storing before tasks fall due; 1 for real runs, less only for smoke runs whose figures
- * mean nothing
+ * given to storing before tasks fall due, the wait for {@code MONITOR}'s trailing output; 1 for
+ * real runs, less only for smoke runs whose figures mean nothing
  * @param only implementations to run, or all when empty
  * @param redisUrl an existing Redis server, or {@code null} to start a local one
  */
@@ -56,9 +56,8 @@ public record BenchmarkSettings(int runs, Duration warmup, Duration duration, in
 				integer(values, "batch-size", 1000), integer(values, "consumers", 4),
 				duration(values, "drain-timeout", "180s"), integer(values, "lateness-rate", 200),
 				duration(values, "lateness-duration", "20s"), duration(values, "lateness-max-delay", "2s"),
-				duration(values, "idle-duration", "30s"), Double.parseDouble(values.getOrDefault("wait-scale", "1")),
+				duration(values, "idle-duration", "30s"), number(values, "wait-scale", 1),
 				names(values.remove("only")), values.remove("redis"));
-		values.remove("wait-scale");
 		if (!values.isEmpty()) {
 			throw new IllegalArgumentException("Unknown options " + values.keySet());
 		}
@@ -94,6 +93,11 @@ public record BenchmarkSettings(int runs, Duration warmup, Duration duration, in
 	private static int integer(Map<String, String> values, String name, int defaultValue) {
 		String value = values.remove(name);
 		return (value != null) ? Integer.parseInt(value.replace("_", "")) : defaultValue;
+	}
+
+	private static double number(Map<String, String> values, String name, double defaultValue) {
+		String value = values.remove(name);
+		return (value != null) ? Double.parseDouble(value) : defaultValue;
 	}
 
 	private static Duration duration(Map<String, String> values, String name, String defaultValue) {
