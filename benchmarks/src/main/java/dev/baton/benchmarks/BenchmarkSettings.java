@@ -23,13 +23,19 @@ import org.jspecify.annotations.Nullable;
  * @param drainTimeout how long a drain may take before the run is reported as unfinished
  * @param latenessRate tasks per second of the lateness scenario
  * @param latenessDuration how long the lateness scenario schedules tasks
+ * @param latenessMaxDelay the longest delay of the lateness scenario's tasks (the shortest is 100 ms)
  * @param idleDuration how long the idle scenario counts Redis commands
+ * @param waitScale factor of the harness's fixed waits, which are not measured: the start delay of
+ * the lock runs, the pauses before Redis's counters are read once work is done, the least time
+ * given to storing before tasks fall due, the wait for {@code MONITOR}'s trailing output; 1 for
+ * real runs, less only for smoke runs whose figures mean nothing
  * @param only implementations to run, or all when empty
  * @param redisUrl an existing Redis server, or {@code null} to start a local one
  */
 public record BenchmarkSettings(int runs, Duration warmup, Duration duration, int lockThreads, int tasks,
 		int batchSize, int consumers, Duration drainTimeout, int latenessRate, Duration latenessDuration,
-		Duration idleDuration, Set<String> only, @Nullable String redisUrl) {
+		Duration latenessMaxDelay, Duration idleDuration, double waitScale, Set<String> only,
+		@Nullable String redisUrl) {
 
 	/**
 	 * Reads {@code --name=value} options; the defaults are the workloads of the issues.
@@ -49,7 +55,8 @@ public record BenchmarkSettings(int runs, Duration warmup, Duration duration, in
 				integer(values, "lock-threads", 8), integer(values, "tasks", 100_000),
 				integer(values, "batch-size", 1000), integer(values, "consumers", 4),
 				duration(values, "drain-timeout", "180s"), integer(values, "lateness-rate", 200),
-				duration(values, "lateness-duration", "20s"), duration(values, "idle-duration", "30s"),
+				duration(values, "lateness-duration", "20s"), duration(values, "lateness-max-delay", "2s"),
+				duration(values, "idle-duration", "30s"), number(values, "wait-scale", 1),
 				names(values.remove("only")), values.remove("redis"));
 		if (!values.isEmpty()) {
 			throw new IllegalArgumentException("Unknown options " + values.keySet());
@@ -66,9 +73,31 @@ public record BenchmarkSettings(int runs, Duration warmup, Duration duration, in
 		return this.only.isEmpty() || this.only.contains(name);
 	}
 
+	/**
+	 * One of the harness's fixed waits, scaled by {@link #waitScale()}.
+	 * @param wait the wait of a real run
+	 * @return the wait of this run
+	 */
+	public Duration scaled(Duration wait) {
+		return Duration.ofNanos(Math.round(wait.toNanos() * this.waitScale));
+	}
+
+	/**
+	 * Whether the warm-up runs are skipped ({@code --warmup=0ms}, for smoke runs).
+	 * @return {@code true} when the warm-up is zero
+	 */
+	public boolean skipsWarmup() {
+		return this.warmup.isZero();
+	}
+
 	private static int integer(Map<String, String> values, String name, int defaultValue) {
 		String value = values.remove(name);
 		return (value != null) ? Integer.parseInt(value.replace("_", "")) : defaultValue;
+	}
+
+	private static double number(Map<String, String> values, String name, double defaultValue) {
+		String value = values.remove(name);
+		return (value != null) ? Double.parseDouble(value) : defaultValue;
 	}
 
 	private static Duration duration(Map<String, String> values, String name, String defaultValue) {

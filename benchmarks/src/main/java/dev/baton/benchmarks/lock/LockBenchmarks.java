@@ -3,7 +3,6 @@ package dev.baton.benchmarks.lock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.baton.benchmarks.BenchmarkSettings;
@@ -36,7 +35,8 @@ public final class LockBenchmarks {
 
 	private static final Duration CENSUS_DURATION = Duration.ofSeconds(1);
 
-	private static final long START_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+	/** Time for the threads of a run to start before it begins (scaled by {@code --wait-scale}). */
+	private static final Duration START_DELAY = Duration.ofMillis(200);
 
 	private final BenchmarkSettings settings;
 
@@ -105,7 +105,9 @@ public final class LockBenchmarks {
 
 	private void measure(Table table, String label, Run run) {
 		try {
-			run.measure(this.settings.warmup());
+			if (!this.settings.skipsWarmup()) {
+				run.measure(this.settings.warmup());
+			}
 			List<Metrics> runs = new ArrayList<>();
 			String commands = "";
 			for (int i = 0; i < this.settings.runs(); i++) {
@@ -116,7 +118,8 @@ public final class LockBenchmarks {
 				commands = measured.commands();
 			}
 			Metrics medians = Metrics.medians(runs);
-			CommandCensus.Result census = CommandCensus.during(this.redisUrl, () -> {
+			Duration trail = this.settings.scaled(CommandCensus.TRAIL);
+			CommandCensus.Result census = CommandCensus.during(this.redisUrl, trail, () -> {
 				this.probe.flushAll();
 				return run.measure(min(CENSUS_DURATION, this.settings.duration())).pairs();
 			});
@@ -130,6 +133,10 @@ public final class LockBenchmarks {
 		}
 	}
 
+	private long startDelayNanos() {
+		return this.settings.scaled(START_DELAY).toNanos();
+	}
+
 	private static Duration min(Duration one, Duration other) {
 		return (one.compareTo(other) < 0) ? one : other;
 	}
@@ -138,7 +145,7 @@ public final class LockBenchmarks {
 		String prefix = "bench:lock:u" + this.runIds.incrementAndGet() + ":";
 		Snapshot before = this.probe.snapshot();
 		long cpuBefore = CpuClock.processCpuNanos();
-		long start = System.nanoTime() + START_DELAY_NANOS;
+		long start = System.nanoTime() + startDelayNanos();
 		LockWorkload.Outcome outcome = LockWorkload.uncontended(client, this.settings.lockThreads(), prefix, start,
 				start + duration.toNanos());
 		long cpu = CpuClock.processCpuNanos() - cpuBefore;
@@ -150,7 +157,7 @@ public final class LockBenchmarks {
 		board.reset();
 		Snapshot before = this.probe.snapshot();
 		long cpuBefore = CpuClock.processCpuNanos();
-		long start = System.nanoTime() + START_DELAY_NANOS;
+		long start = System.nanoTime() + startDelayNanos();
 		LockWorkload.Outcome outcome = LockWorkload.contended(client, this.settings.lockThreads(), key, board, 0, start,
 				start + duration.toNanos());
 		long cpu = CpuClock.processCpuNanos() - cpuBefore;
@@ -161,7 +168,7 @@ public final class LockBenchmarks {
 		board.reset();
 		Snapshot before = this.probe.snapshot();
 		long cpuBefore = CpuClock.processCpuNanos();
-		long start = System.nanoTime() + START_DELAY_NANOS;
+		long start = System.nanoTime() + startDelayNanos();
 		long deadline = start + duration.toNanos();
 		child.send("RUN " + start + " " + deadline);
 		LockWorkload.Outcome outcome = LockWorkload.contended(client, this.settings.lockThreads() / 2, key, board, 0,

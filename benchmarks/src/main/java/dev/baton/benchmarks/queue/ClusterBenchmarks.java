@@ -34,8 +34,8 @@ public final class ClusterBenchmarks {
 
 	/**
 	 * Runs the drain for each partition count.
-	 * @param settings the options; {@code tasks}, {@code runs}, {@code consumers}, {@code batch-size}
-	 * and {@code drain-timeout} apply
+	 * @param settings the options; {@code tasks}, {@code runs}, {@code consumers}, {@code batch-size},
+	 * {@code drain-timeout} and {@code wait-scale} apply
 	 * @return the result table
 	 */
 	public static Table run(BenchmarkSettings settings) {
@@ -81,7 +81,8 @@ public final class ClusterBenchmarks {
 		try {
 			List<Snapshot> before = snapshots(primaries);
 			// Stored in about a second per 20,000 tasks on these cores, then due at once.
-			long dueNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1000 + tasks / 20);
+			long dueNanos = System.nanoTime() + settings.scaled(Duration.ofSeconds(1)).toNanos()
+					+ TimeUnit.MILLISECONDS.toNanos(tasks / 20);
 			for (int first = 0; first < tasks; first += settings.batchSize()) {
 				int to = Math.min(tasks, first + settings.batchSize());
 				List<QueueClient.Task> batch = new ArrayList<>(to - first);
@@ -96,7 +97,8 @@ public final class ClusterBenchmarks {
 				.collect(Collectors.joining(" / ")));
 			boolean finished = tracker.awaitAll(dueNanos + settings.drainTimeout().toNanos());
 			long end = finished ? tracker.lastHandledNanos() : System.nanoTime();
-			LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+			// The last acknowledgements land before the counters are read
+			LockSupport.parkNanos(settings.scaled(Duration.ofSeconds(1)).toNanos());
 			List<Snapshot> after = snapshots(primaries);
 			double total = 0;
 			double busiest = 0;

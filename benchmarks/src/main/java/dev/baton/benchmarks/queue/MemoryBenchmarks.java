@@ -42,6 +42,9 @@ public final class MemoryBenchmarks {
 
 	private static final Duration DUE_IN = Duration.ofHours(1);
 
+	/** The pause before {@code used_memory} is read, see {@link #measured}. */
+	private static final Duration SETTLE = Duration.ofSeconds(2);
+
 	private static final int BATCH = 1000;
 
 	private static final String QUEUE = "bench";
@@ -66,6 +69,19 @@ public final class MemoryBenchmarks {
 	 * @return the per-task table, then a table of the keys per scenario
 	 */
 	public static List<Table> run(String redisUrl, RedisProbe probe, List<Scenario> scenarios) {
+		return run(redisUrl, probe, scenarios, SETTLE);
+	}
+
+	/**
+	 * Runs the scenarios with another pause before {@code used_memory} is read than the 2 s of a
+	 * real run: for smoke runs, whose figures mean nothing.
+	 * @param redisUrl the server, which is flushed
+	 * @param probe the harness's connection to it
+	 * @param scenarios the workloads
+	 * @param settle the pause after the writes
+	 * @return the per-task table, then a table of the keys per scenario
+	 */
+	public static List<Table> run(String redisUrl, RedisProbe probe, List<Scenario> scenarios, Duration settle) {
 		Table perTask = new Table("Redis memory per waiting task: used_memory after minus before, over the tasks",
 				List.of("tasks", "payload B", "MB", "B/task", "B/task beyond payload"));
 		List<Table> keyTables = new ArrayList<>();
@@ -75,7 +91,7 @@ public final class MemoryBenchmarks {
 			for (Implementation implementation : IMPLEMENTATIONS) {
 				probe.flushAll();
 				long start = System.nanoTime();
-				Measurement measurement = implementation.filler().fill(redisUrl, probe, scenario);
+				Measurement measurement = implementation.filler().fill(redisUrl, probe, scenario, settle);
 				long seconds = (System.nanoTime() - start) / 1_000_000_000;
 				if (measurement.stored() != scenario.tasks()) {
 					throw new IllegalStateException(implementation.name() + " stored " + measurement.stored()
@@ -129,7 +145,8 @@ public final class MemoryBenchmarks {
 		return "{\"data\":\"" + data(n, scenario) + "\"}";
 	}
 
-	private static Measurement fillBaton(String redisUrl, RedisProbe probe, Scenario scenario) {
+	private static Measurement fillBaton(String redisUrl, RedisProbe probe, Scenario scenario,
+			Duration settle) {
 		RedisURI uri = RedisURI.create(redisUrl);
 		LettuceConnectionFactory connectionFactory = Connections.standalone(uri.getHost(), uri.getPort());
 		try (RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
@@ -153,7 +170,7 @@ public final class MemoryBenchmarks {
 				throw new IllegalStateException("Baton stored a value of " + stored + " bytes, not "
 						+ (scenario.payloadBytes() + FORMAT_1_HEADER));
 			}
-			return measured(probe, before, "baton:q:*:due");
+			return measured(probe, before, "baton:q:*:due", settle);
 		}
 		finally {
 			connectionFactory.destroy();
@@ -161,7 +178,8 @@ public final class MemoryBenchmarks {
 	}
 
 	@SuppressWarnings("deprecation") // RDelayedQueue is the implementation under test
-	private static Measurement fillRedisson(String redisUrl, RedisProbe probe, Scenario scenario) {
+	private static Measurement fillRedisson(String redisUrl, RedisProbe probe, Scenario scenario,
+			Duration settle) {
 		Config config = new Config();
 		config.setCodec(StringCodec.INSTANCE);
 		config.useSingleServer().setAddress(redisUrl);
@@ -180,14 +198,15 @@ public final class MemoryBenchmarks {
 				}
 			}
 			CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).join();
-			return measured(probe, before, "redisson_delay_queue_timeout:*");
+			return measured(probe, before, "redisson_delay_queue_timeout:*", settle);
 		}
 		finally {
 			redisson.shutdown();
 		}
 	}
 
-	private static Measurement fillFloor(String redisUrl, RedisProbe probe, Scenario scenario) {
+	private static Measurement fillFloor(String redisUrl, RedisProbe probe, Scenario scenario,
+			Duration settle) {
 		RedisClient client = RedisClient.create(redisUrl);
 		try (StatefulRedisConnection<String, String> connection = client.connect()) {
 			RedisAsyncCommands<String, String> commands = connection.async();
@@ -206,7 +225,7 @@ public final class MemoryBenchmarks {
 					pending.clear();
 				}
 			}
-			return measured(probe, before, "floor:due");
+			return measured(probe, before, "floor:due", settle);
 		}
 		finally {
 			client.shutdown();
@@ -214,13 +233,13 @@ public final class MemoryBenchmarks {
 	}
 
 	/**
-	 * Reads {@code used_memory} once the writes are done, two seconds later, when the server's cron
-	 * has shrunk the producer's query buffer (counted in {@code used_memory} too), with the
+	 * Reads {@code used_memory} once the writes are done, two seconds ({@code settle}) later, when
+	 * the server's cron has shrunk the producer's query buffer (counted in {@code used_memory} too), with the
 	 * producer still connected, as it was for the figure before.
 	 */
-	private static Measurement measured(RedisProbe probe, long before, String dueKeys) {
+	private static Measurement measured(RedisProbe probe, long before, String dueKeys, Duration settle) {
 		try {
-			Thread.sleep(2000);
+			Thread.sleep(settle.toMillis());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -263,7 +282,7 @@ public final class MemoryBenchmarks {
 	private interface Filler {
 
 		/** Connects, reads {@code used_memory}, schedules the scenario's tasks and reads it again. */
-		Measurement fill(String redisUrl, RedisProbe probe, Scenario scenario);
+		Measurement fill(String redisUrl, RedisProbe probe, Scenario scenario, Duration settle);
 
 	}
 

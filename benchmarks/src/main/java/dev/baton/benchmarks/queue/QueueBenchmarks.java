@@ -31,6 +31,18 @@ public final class QueueBenchmarks {
 
 	private static final Duration IDLE_SETTLE = Duration.ofSeconds(2);
 
+	/** The pause after a drain, before Redis's counters are read (its last acknowledgements land). */
+	private static final Duration DRAIN_SETTLE = Duration.ofSeconds(1);
+
+	/** The pause after the lateness run's last task, in which duplicates would show. */
+	private static final Duration LATENESS_SETTLE = Duration.ofMillis(500);
+
+	/** The least time a drain gives the storing before the tasks fall due. */
+	private static final Duration LEAST_FILL = Duration.ofSeconds(1);
+
+	/** Tasks stored per second at least, in the drain's warm-up run (which measures the rate). */
+	private static final double LEAST_FILL_RATE = 2000;
+
 	private static final TaskHandler IGNORE = (payload) -> {
 	};
 
@@ -66,7 +78,8 @@ public final class QueueBenchmarks {
 				+ " tasks, each due at a random time between its enqueue and the end of the enqueue, "
 				+ settings.consumers() + " consumer threads", List.of("tasks/s", "drain s", "missing", "duplicates",
 						"Redis cmds/task", "Redis CPU µs/task", "client CPU µs/task"));
-		this.lateness = new Table("Queue, lateness: " + settings.latenessRate() + " tasks/s, delays 100-2000 ms, "
+		this.lateness = new Table("Queue, lateness: " + settings.latenessRate() + " tasks/s, delays 100-"
+				+ settings.latenessMaxDelay().toMillis() + " ms, "
 				+ settings.latenessDuration().toSeconds() + " s", List.of("tasks", "p50 ms", "p99 ms", "max ms",
 						"missing", "duplicates"));
 		this.idle = new Table("Queue, idle: empty queue, " + settings.consumers() + " consumer threads running",
@@ -102,10 +115,15 @@ public final class QueueBenchmarks {
 		}
 	}
 
-	/** A warm-up run of {@link #warmupTasks()} tasks, then the measured runs, each logged. */
+	/**
+	 * A warm-up run of {@link #warmupTasks()} tasks (unless {@code --warmup=0ms}), then the
+	 * measured runs, each logged.
+	 */
 	private List<Metrics> measuredRuns(QueueImplementation implementation, String scenario,
 			IntFunction<Metrics> run) {
-		run.apply(warmupTasks());
+		if (!this.settings.skipsWarmup()) {
+			run.apply(warmupTasks());
+		}
 		List<Metrics> runs = new ArrayList<>();
 		for (int i = 0; i < this.settings.runs(); i++) {
 			Metrics metrics = run.apply(this.settings.tasks());
@@ -168,7 +186,7 @@ public final class QueueBenchmarks {
 	private double enqueueCensus(QueueImplementation implementation, int tasks) {
 		this.probe.flushAll();
 		try (QueueClient client = connect(implementation, IGNORE)) {
-			return CommandCensus.during(this.redisUrl, () -> {
+			return CommandCensus.during(this.redisUrl, this.settings.scaled(CommandCensus.TRAIL), () -> {
 				for (int i = 0; i < tasks; i++) {
 					client.schedule(String.valueOf(i), TaskTracker.payload(i, 0), FAR_AWAY);
 				}
@@ -179,9 +197,14 @@ public final class QueueBenchmarks {
 
 	private void drain(QueueImplementation implementation) {
 		int warmupTasks = warmupTasks();
-		// stores at 2k tasks/s at least (Redisson does 10k/s): this run measures the rate used below
-		Drained warmup = drainRun(implementation, warmupTasks, Duration.ofMillis(Math.max(1000, warmupTasks / 2)), false);
-		double fillRate = warmupTasks / (warmup.fillNanos() / 1e9);
+		// stores at 2k tasks/s at least (Redisson does 10k/s): this run measures the rate used below,
+		// which --warmup=0ms takes to be that least rate instead
+		double fillRate = LEAST_FILL_RATE;
+		if (!this.settings.skipsWarmup()) {
+			Drained warmup = drainRun(implementation, warmupTasks,
+					max(this.settings.scaled(LEAST_FILL), Duration.ofMillis(warmupTasks / 2)), false);
+			fillRate = warmupTasks / (warmup.fillNanos() / 1e9);
+		}
 		Duration budget = fillBudget(this.settings.tasks(), fillRate);
 		List<Metrics> runs = new ArrayList<>();
 		List<String> notes = new ArrayList<>();
@@ -227,7 +250,7 @@ public final class QueueBenchmarks {
 			long cpuBefore = CpuClock.processCpuNanos();
 			long start = System.nanoTime();
 			// Due at random times until the storing is expected to end, at Baton's scheduleAll rate
-			long storingEnds = start + TimeUnit.MILLISECONDS.toNanos(Math.max(1000, tasks / 100));
+			long storingEnds = start + max(this.settings.scaled(LEAST_FILL), Duration.ofMillis(tasks / 100)).toNanos();
 			ThreadLocalRandom random = ThreadLocalRandom.current();
 			for (int first = 0; first < tasks; first += this.settings.batchSize()) {
 				int to = Math.min(tasks, first + this.settings.batchSize());
@@ -241,7 +264,7 @@ public final class QueueBenchmarks {
 			}
 			boolean finished = tracker.awaitAll(System.nanoTime() + this.settings.drainTimeout().toNanos());
 			long end = finished ? tracker.lastHandledNanos() : System.nanoTime();
-			LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+			LockSupport.parkNanos(this.settings.scaled(DRAIN_SETTLE).toNanos());
 			long cpu = CpuClock.processCpuNanos() - cpuBefore;
 			Snapshot after = this.probe.snapshot();
 			return drainMetrics(tracker, (end - start) / 1e9, before, after, cpu);
@@ -262,8 +285,12 @@ public final class QueueBenchmarks {
 	}
 
 	/** Time to store the tasks at the rate seen in the warm-up, with a margin. */
-	private static Duration fillBudget(int tasks, double fillRate) {
-		return Duration.ofMillis((long) (tasks / fillRate * 1500) + 1000);
+	private Duration fillBudget(int tasks, double fillRate) {
+		return Duration.ofMillis((long) (tasks / fillRate * 1500)).plus(this.settings.scaled(LEAST_FILL));
+	}
+
+	private static Duration max(Duration one, Duration other) {
+		return (one.compareTo(other) > 0) ? one : other;
 	}
 
 	/**
@@ -286,11 +313,12 @@ public final class QueueBenchmarks {
 			long cpuBefore = CpuClock.processCpuNanos();
 			boolean finished = tracker.awaitAll(dueNanos + this.settings.drainTimeout().toNanos());
 			long end = finished ? tracker.lastHandledNanos() : System.nanoTime();
-			LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+			LockSupport.parkNanos(this.settings.scaled(DRAIN_SETTLE).toNanos());
 			long cpu = CpuClock.processCpuNanos() - cpuBefore;
 			Snapshot after = this.probe.snapshot();
 			if (monitor != null) {
-				double roundTrips = monitor.per(Math.max(1, tracker.handled())).clientCommandsPerOperation();
+				double roundTrips = monitor.per(Math.max(1, tracker.handled()), this.settings.scaled(CommandCensus.TRAIL))
+					.clientCommandsPerOperation();
 				monitor.close();
 				return new Drained(new Metrics().put("round trips/task", roundTrips), fillEnd - fillStart, "");
 			}
@@ -311,7 +339,9 @@ public final class QueueBenchmarks {
 	private void lateness(QueueImplementation implementation) {
 		Duration warmup = this.settings.warmup().compareTo(this.settings.latenessDuration()) < 0 ? this.settings.warmup()
 				: this.settings.latenessDuration();
-		latenessRun(implementation, warmup);
+		if (!this.settings.skipsWarmup()) {
+			latenessRun(implementation, warmup);
+		}
 		List<Metrics> runs = new ArrayList<>();
 		for (int i = 0; i < this.settings.runs(); i++) {
 			Metrics run = latenessRun(implementation, this.settings.latenessDuration());
@@ -326,6 +356,7 @@ public final class QueueBenchmarks {
 	private Metrics latenessRun(QueueImplementation implementation, Duration duration) {
 		int tasks = (int) (this.settings.latenessRate() * duration.toMillis() / 1000);
 		long interval = TimeUnit.SECONDS.toNanos(1) / this.settings.latenessRate();
+		long maxDelayMillis = this.settings.latenessMaxDelay().toMillis();
 		this.probe.flushAll();
 		TaskTracker tracker = new TaskTracker(tasks);
 		try (QueueClient client = connect(implementation, tracker)) {
@@ -333,12 +364,12 @@ public final class QueueBenchmarks {
 			long start = System.nanoTime();
 			for (int i = 0; i < tasks; i++) {
 				LockSupport.parkNanos(start + i * interval - System.nanoTime());
-				long delayMillis = 100 + random.nextInt(1901);
+				long delayMillis = 100 + random.nextInt((int) Math.max(1, maxDelayMillis - 99));
 				long dueMicros = TaskTracker.wallMicros() + delayMillis * 1000;
 				client.schedule(String.valueOf(i), TaskTracker.payload(i, dueMicros), Duration.ofMillis(delayMillis));
 			}
 			tracker.awaitAll(System.nanoTime() + TimeUnit.SECONDS.toNanos(15));
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(500));
+			LockSupport.parkNanos(this.settings.scaled(LATENESS_SETTLE).toNanos());
 			Samples lateness = tracker.lateness();
 			return new Metrics().put("tasks", tracker.handled())
 				.put("p50 ms", lateness.percentile(50) / 1e3)
@@ -357,7 +388,7 @@ public final class QueueBenchmarks {
 			if (!tracker.awaitAll(System.nanoTime() + TimeUnit.SECONDS.toNanos(10))) {
 				throw new IllegalStateException("The task scheduled before idling was not handled within 10 s");
 			}
-			LockSupport.parkNanos(IDLE_SETTLE.toNanos());
+			LockSupport.parkNanos(this.settings.scaled(IDLE_SETTLE).toNanos());
 			Snapshot before = this.probe.snapshot();
 			LockSupport.parkNanos(this.settings.idleDuration().toNanos());
 			Snapshot after = this.probe.snapshot();

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -18,6 +19,9 @@ import java.util.function.Supplier;
  * server down, so the census runs apart from the timed runs.
  */
 public final class CommandCensus implements AutoCloseable {
+
+	/** How long {@code MONITOR} output may trail the work. */
+	public static final Duration TRAIL = Duration.ofMillis(200);
 
 	private final Socket socket;
 
@@ -60,9 +64,20 @@ public final class CommandCensus implements AutoCloseable {
 	 * @return client and script commands per operation
 	 */
 	public Result per(long operations) {
+		return per(operations, TRAIL);
+	}
+
+	/**
+	 * Returns the commands counted so far, per operation, after another wait for the trailing
+	 * {@code MONITOR} output than the 200 ms of a real run.
+	 * @param operations how many operations the counted work did
+	 * @param trail how long to wait for output that trails the work
+	 * @return client and script commands per operation
+	 */
+	public Result per(long operations, Duration trail) {
 		try {
 			// MONITOR output trails the work a little
-			Thread.sleep(200);
+			Thread.sleep(trail.toMillis());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -78,8 +93,20 @@ public final class CommandCensus implements AutoCloseable {
 	 * @return client commands per operation and script commands per operation
 	 */
 	public static Result during(String redisUrl, Supplier<Long> work) {
+		return during(redisUrl, TRAIL, work);
+	}
+
+	/**
+	 * Runs work while counting commands, with another wait for the trailing {@code MONITOR}
+	 * output than the 200 ms of a real run.
+	 * @param redisUrl the server
+	 * @param trail how long to wait for output that trails the work
+	 * @param work the work, returning how many operations it did
+	 * @return client commands per operation and script commands per operation
+	 */
+	public static Result during(String redisUrl, Duration trail, Supplier<Long> work) {
 		try (CommandCensus census = start(redisUrl)) {
-			return census.per(work.get());
+			return census.per(work.get(), trail);
 		}
 	}
 

@@ -90,10 +90,11 @@ class FrozenPartitionTests {
 		});
 		acknowledger.start();
 		try {
-			freeze(frozen, Duration.ofSeconds(10));
+			// A second longer than the wait below, which thus ends within the freeze
+			freeze(frozen, Duration.ofSeconds(7));
 			held.forEach((delivery) -> acknowledger.acknowledge(delivery, () -> done.add(delivery.id())));
 
-			// Well within the freeze: the others wait neither for the frozen primary nor for its retries.
+			// Within the freeze: the others wait neither for the frozen primary nor for its retries.
 			await().atMost(Duration.ofSeconds(6))
 				.until(() -> done.containsAll(held.stream().map(Delivery::id).filter((id) -> !frozenIds.contains(id)).toList()));
 			await().atMost(Duration.ofSeconds(20)).until(() -> done.size() == held.size());
@@ -120,7 +121,8 @@ class FrozenPartitionTests {
 			Set<Integer> frozenPartitions = partitionsOn(frozen);
 			List<String> others = ids.stream().filter((id) -> !frozenPartitions.contains(partitionOf(id))).toList();
 
-			freeze(frozen, Duration.ofSeconds(12));
+			// A second longer than the wait below, which thus ends within the freeze
+			freeze(frozen, Duration.ofSeconds(10));
 
 			// Within the freeze: the frozen partitions hold up neither claims nor acknowledgements.
 			await().atMost(Duration.ofSeconds(9)).until(() -> consumer.handled().containsAll(others));
