@@ -28,6 +28,13 @@ final class FaultInjector {
 
 	private final List<long[]> kills = new CopyOnWriteArrayList<>();
 
+	/**
+	 * How long a restarted lock manager's shutdown waits for its leases, as an application's
+	 * shutdown phase would: past every hold and wait of the lock workload, so that reaching it means
+	 * a lease nobody releases.
+	 */
+	private static final Duration LOCKS_SHUTDOWN_BOUND = Duration.ofSeconds(10);
+
 	private final List<long[]> consumerStops = new CopyOnWriteArrayList<>();
 
 	private final List<Thread> tracks = new ArrayList<>();
@@ -111,6 +118,7 @@ final class FaultInjector {
 			case LATENCY -> during(fault, () -> proxy(fault).latency(Duration.ofMillis(fault.latencyMillis())));
 			case RESET_AFTER_FORWARD -> proxy(fault).dropNextReplyAndReset();
 			case CONSUMER_RESTART -> restartConsumer(fault);
+			case LOCKS_RESTART -> restartLocks(fault);
 			default -> this.server.apply(fault, this::sleepUntil);
 		}
 	}
@@ -133,6 +141,13 @@ final class FaultInjector {
 		instance.startConsuming();
 		stop[2] = this.timeline.now();
 		this.timeline.record(Timeline.FAULT, "end " + fault.kind() + " " + fault.target() + ": consumer started");
+	}
+
+	private void restartLocks(Fault fault) {
+		HarnessInstance instance = this.instances.get(fault.instance());
+		boolean released = instance.restartLocks(LOCKS_SHUTDOWN_BOUND);
+		this.timeline.record(Timeline.FAULT, "end " + fault.kind() + " " + fault.target() + ": old lock manager closed"
+				+ (released ? " once every lease was released" : " with leases still held (bound reached)"));
 	}
 
 	private RedisProxy proxy(Fault fault) {

@@ -40,6 +40,14 @@ enum FaultKind {
 	 */
 	CONSUMER_RESTART(true),
 
+	/**
+	 * A rolling deploy of the instance's lock manager: a new one takes the instance's acquisitions
+	 * from then on, and the old one stops as the application's shutdown stops it: it waits until
+	 * every lease it granted is released (acquisitions under way included), within a bound, and
+	 * then closes. The fault's duration only places it among the instance's other faults.
+	 */
+	LOCKS_RESTART(true),
+
 	/** {@code SENTINEL FAILOVER}: the sentinels promote the replica and demote the primary. */
 	FAILOVER(false),
 

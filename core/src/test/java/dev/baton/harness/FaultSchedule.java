@@ -50,17 +50,19 @@ final class FaultSchedule {
 			faults.add(fault);
 			at = fault.endMillis() + 1500 + random.nextInt(4000);
 		}
-		addConsumerRestarts(seed, instances, end, faults);
+		addRestarts(~seed, FaultKind.CONSUMER_RESTART, instances, end, faults);
+		addRestarts(seed * 31 + 17, FaultKind.LOCKS_RESTART, instances, end, faults);
 		faults.sort(Comparator.comparingLong(Fault::atMillis).thenComparingInt(Fault::instance));
 		return new FaultSchedule(seed, faults);
 	}
 
 	/**
-	 * About one instance in two restarts its consumer once, at a random time. From a random stream
-	 * of their own, so that a seed keeps the other faults it had before restarts were added.
+	 * About one instance in two restarts its consumer (or its lock manager) once, at a random time.
+	 * From a random stream of their own, so that a seed keeps the other faults it had before
+	 * restarts were added.
 	 */
-	private static void addConsumerRestarts(long seed, int instances, long end, List<Fault> faults) {
-		Random random = new Random(~seed);
+	private static void addRestarts(long randomSeed, FaultKind kind, int instances, long end, List<Fault> faults) {
+		Random random = new Random(randomSeed);
 		for (int instance = 0; instance < instances; instance++) {
 			if (random.nextBoolean() && end > QUIET_START_MILLIS + 1000) {
 				long at = QUIET_START_MILLIS + random.nextInt((int) (end - QUIET_START_MILLIS - 1000));
@@ -72,7 +74,7 @@ final class FaultSchedule {
 					}
 				}
 				if (at + duration < end) {
-					faults.add(new Fault(at, FaultKind.CONSUMER_RESTART, instance, duration, 0));
+					faults.add(new Fault(at, kind, instance, duration, 0));
 				}
 			}
 		}
@@ -135,7 +137,8 @@ final class FaultSchedule {
 			faults.add(fault);
 			at = fault.endMillis() + CLUSTER_SPACING_MILLIS + random.nextInt(3000);
 		}
-		addConsumerRestarts(seed, instances, end, faults);
+		addRestarts(~seed, FaultKind.CONSUMER_RESTART, instances, end, faults);
+		addRestarts(seed * 31 + 17, FaultKind.LOCKS_RESTART, instances, end, faults);
 		faults.sort(Comparator.comparingLong(Fault::atMillis).thenComparingInt(Fault::instance));
 		return new FaultSchedule(seed, faults);
 	}

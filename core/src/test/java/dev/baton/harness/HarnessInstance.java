@@ -2,6 +2,9 @@ package dev.baton.harness;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import dev.baton.internal.PrimarySwitchWatch;
 import dev.baton.lock.redis.RedisLockManager;
@@ -52,7 +55,10 @@ final class HarnessInstance implements AutoCloseable {
 	/** Its link to Redis, or {@code null} when it connects to Sentinel's addresses directly. */
 	final @Nullable RedisProxy proxy;
 
-	final RedisLockManager locks;
+	/** The instance's lock manager: another one after a {@link FaultKind#LOCKS_RESTART}. */
+	private volatile RedisLockManager locks;
+
+	private final LossReports losses;
 
 	final DelayQueue<HarnessTask> queue;
 
@@ -78,12 +84,8 @@ final class HarnessInstance implements AutoCloseable {
 		this.proxy = link.proxy();
 		this.meters = new StaleCountingMeters(index, ledger, timeline);
 		this.connectionFactory = link.connectionFactory();
-		this.locks = RedisLockManager.builder(this.connectionFactory)
-			.leaseTime(LEASE_TIME)
-			.commandTimeout(COMMAND_TIMEOUT)
-			.lockLostListener((event) -> losses.lost(index, event))
-			.meterRegistry(this.meters)
-			.build();
+		this.losses = losses;
+		this.locks = newLockManager();
 		this.queues = RedisDelayQueues.builder(this.connectionFactory, JsonMapper.builder().build())
 			.commandTimeout(QUEUE_COMMAND_TIMEOUT)
 			.meterRegistry(this.meters)
@@ -101,6 +103,48 @@ final class HarnessInstance implements AutoCloseable {
 			this.queues.followPrimarySwitches(this.watch);
 			this.watch.start();
 		}
+	}
+
+	private RedisLockManager newLockManager() {
+		return RedisLockManager.builder(this.connectionFactory)
+			.leaseTime(LEASE_TIME)
+			.commandTimeout(COMMAND_TIMEOUT)
+			.lockLostListener((event) -> this.losses.lost(this.index, event))
+			.meterRegistry(this.meters)
+			.build();
+	}
+
+	RedisLockManager locks() {
+		return this.locks;
+	}
+
+	/**
+	 * Replaces the lock manager as a rolling deploy does: the new one takes every acquisition from
+	 * now on; the old one is closed once all its leases are released, as the application's
+	 * shutdown closes it, or once {@code bound} has passed.
+	 * @return whether every lease of the old manager was released within the bound
+	 */
+	boolean restartLocks(Duration bound) {
+		RedisLockManager old = this.locks;
+		RedisLockManager successor = newLockManager();
+		if (this.watch != null) {
+			successor.followPrimarySwitches(this.watch);
+		}
+		this.locks = successor;
+		boolean released;
+		try {
+			old.allReleased().get(bound.toMillis(), TimeUnit.MILLISECONDS);
+			released = true;
+		}
+		catch (TimeoutException | ExecutionException ex) {
+			released = false;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			released = false;
+		}
+		old.close();
+		return released;
 	}
 
 	/** A started connection factory with Lettuce's default 60 s timeout. */

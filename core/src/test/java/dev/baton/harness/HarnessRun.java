@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.DelayQueue;
@@ -87,7 +88,9 @@ final class HarnessRun {
 
 	private HarnessReport run(FaultSchedule schedule, HarnessTopology topology, StringRedisTemplate redis,
 			List<HarnessInstance> instances, DelayQueue<HarnessTask> checkerQueue) throws InterruptedException {
-		List<RedisLockManager> managers = instances.stream().map((instance) -> instance.locks).toList();
+		List<Supplier<RedisLockManager>> managers = instances.stream()
+			.<Supplier<RedisLockManager>>map((instance) -> instance::locks)
+			.toList();
 		FaultInjector faults = new FaultInjector(schedule, instances, topology.serverFaults(), this.timeline);
 		LockWorkload locks = new LockWorkload(this.timeline, this.violations, this.stalls,
 				HarnessInstance.COMMAND_TIMEOUT, SLACK);
@@ -119,7 +122,7 @@ final class HarnessRun {
 
 		List<long[]> dataLoss = topology.dataLoss(faults);
 		LockChecks lockChecks = new LockChecks(locks, this.losses, dataLoss, HarnessInstance.LEASE_TIME);
-		lockChecks.checkNothingLeft(managers, redis);
+		lockChecks.checkNothingLeft(instances.stream().map(HarnessInstance::locks).toList(), redis);
 		// Loss reports arrive within a renewal period; by now every one has.
 		lockChecks.checkHistory();
 		LockChecks annotatedChecks = new LockChecks(annotated, this.losses, dataLoss, HarnessInstance.LEASE_TIME);

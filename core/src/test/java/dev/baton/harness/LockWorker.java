@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockUnavailableException;
@@ -28,7 +29,8 @@ final class LockWorker implements Runnable {
 
 	private final String holderPrefix;
 
-	private final RedisLockManager locks;
+	/** The instance's lock manager at the time of each call: another one after a restart. */
+	private final Supplier<RedisLockManager> locks;
 
 	private final List<String> names;
 
@@ -40,7 +42,7 @@ final class LockWorker implements Runnable {
 
 	private int round;
 
-	LockWorker(String holderPrefix, RedisLockManager locks, List<String> names, LockWorkload workload,
+	LockWorker(String holderPrefix, Supplier<RedisLockManager> locks, List<String> names, LockWorkload workload,
 			long untilMillis, long seed) {
 		this.holderPrefix = holderPrefix;
 		this.locks = locks;
@@ -81,7 +83,7 @@ final class LockWorker implements Runnable {
 		// One lease in four has a lease time of its own, not renewed: a long section outlives it.
 		Duration leaseTime = (this.random.nextInt(4) == 0) ? FIXED_LEASE : null;
 		Optional<LockLease> acquired = this.workload.bounds.call("tryAcquire", name, wait,
-				() -> this.locks.tryAcquire(name, wait, leaseTime));
+				() -> this.locks.get().tryAcquire(name, wait, leaseTime));
 		if (acquired.isEmpty()) {
 			return;
 		}
@@ -101,7 +103,7 @@ final class LockWorker implements Runnable {
 	}
 
 	private void withLock(String name, Duration wait, long holdMillis) throws Exception {
-		RedisLock lock = this.locks.getLock(name);
+		RedisLock lock = this.locks.get().getLock(name);
 		if (!this.workload.bounds.call("tryLock", name, wait, () -> lock.tryLock(wait, null))) {
 			return;
 		}

@@ -7,6 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import dev.baton.lock.annotation.DistributedLockAdvisor;
 import dev.baton.lock.redis.RedisLockManager;
@@ -55,7 +56,7 @@ final class LockWorkload {
 		this.counter = new UnfencedCounter(timeline);
 	}
 
-	void start(List<RedisLockManager> managers, int threadsPerInstance, long untilMillis, long seed) {
+	void start(List<Supplier<RedisLockManager>> managers, int threadsPerInstance, long untilMillis, long seed) {
 		this.bounds.watch();
 		for (int instance = 0; instance < managers.size(); instance++) {
 			for (int thread = 0; thread < threadsPerInstance; thread++) {
@@ -74,14 +75,14 @@ final class LockWorkload {
 	 * {@link AnnotatedSections} proxied with Baton's advisor over that instance's manager, locking
 	 * {@code annotated:<name>} for the same few names.
 	 */
-	void startAnnotated(List<RedisLockManager> managers, int threadsPerInstance, Duration commandTimeout,
+	void startAnnotated(List<Supplier<RedisLockManager>> managers, int threadsPerInstance, Duration commandTimeout,
 			long untilMillis, long seed) {
 		this.bounds.watch();
 		for (int instance = 0; instance < managers.size(); instance++) {
-			RedisLockManager manager = managers.get(instance);
+			Supplier<RedisLockManager> manager = managers.get(instance);
 			ProxyFactory factory = new ProxyFactory(new AnnotatedSections(this, this.async));
 			factory.setProxyTargetClass(true);
-			factory.addAdvisor(new DistributedLockAdvisor(() -> manager, Duration.ZERO));
+			factory.addAdvisor(new DistributedLockAdvisor(manager::get, Duration.ZERO));
 			AnnotatedSections sections = (AnnotatedSections) factory.getProxy();
 			for (int thread = 0; thread < threadsPerInstance; thread++) {
 				String holder = "instance-" + instance + "/a" + thread;
