@@ -78,7 +78,8 @@ final class ReleaseSubscriptions implements AutoCloseable {
 		this.container.setConnectionFactory(connectionFactory);
 		// Listeners only signal a condition: one thread for all of them, not a thread per message.
 		this.container.setTaskExecutor(this.signals);
-		// Not a scheduler: a failed subscription is retried as without one.
+		// Not a scheduler, as Runnable::run was not: Spring then retries a failed subscription on the
+		// thread it failed on, as before, rather than on a schedule of its own.
 		this.container.setSubscriptionExecutor(threads.threadPerTask(SUBSCRIPTION));
 		this.container.setBeanName("baton-lock-waiters");
 		// The subscription closes for good when its last channel is unsubscribed, which fails rooms

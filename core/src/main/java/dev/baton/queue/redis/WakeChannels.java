@@ -106,7 +106,8 @@ final class WakeChannels implements AutoCloseable {
 			container.setConnectionFactory(this.connectionFactory);
 			// Listeners return quickly: one thread for all of them, not a thread per message.
 			container.setTaskExecutor(this.signals);
-			// Not a scheduler: a failed subscription is retried as without one.
+			// Not a scheduler, as Runnable::run was not: Spring then retries a failed subscription on the
+			// thread it failed on, as before, rather than on a schedule of its own.
 			container.setSubscriptionExecutor(this.subscription);
 			container.afterPropertiesSet();
 			try {
