@@ -5,12 +5,14 @@ import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 
@@ -52,6 +54,15 @@ public final class BatonThreads {
 	 */
 	public static BatonThreads of(@Nullable ThreadFactory factory) {
 		return (factory != null) ? new BatonThreads(factory, false) : PLATFORM;
+	}
+
+	/**
+	 * Whether these threads come from a factory an application gave, rather than being
+	 * {@link #PLATFORM Baton's own}.
+	 * @return whether a factory makes them
+	 */
+	public boolean hasFactory() {
+		return this.factory != null;
 	}
 
 	/**
@@ -139,6 +150,33 @@ public final class BatonThreads {
 	public ExecutorService cached(String name, Duration keepAlive) {
 		return new ThreadPoolExecutor(0, Integer.MAX_VALUE, keepAlive.toMillis(), TimeUnit.MILLISECONDS,
 				new SynchronousQueue<>(), factory(name));
+	}
+
+	/**
+	 * At most one thread, that runs tasks in the order they were given and ends after
+	 * {@code keepAlive} without one (the next task starts another), for signals that must leave
+	 * the thread that received them (a pub/sub message, on the Redis client's event loop). Once
+	 * it is shut down, tasks still given to it are dropped: they signal what is closed.
+	 * @param name the thread's name
+	 * @param keepAlive how long the thread waits idle for another task
+	 * @return the executor
+	 */
+	public ExecutorService signals(String name, Duration keepAlive) {
+		ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, keepAlive.toMillis(), TimeUnit.MILLISECONDS,
+				new LinkedBlockingQueue<>(), factory(name), new ThreadPoolExecutor.DiscardPolicy());
+		executor.allowCoreThreadTimeOut(true);
+		return executor;
+	}
+
+	/**
+	 * A factory of these threads, named {@code prefix} followed by 1, 2, and so on in the order
+	 * they are made.
+	 * @param prefix the start of the threads' names
+	 * @return the factory
+	 */
+	public ThreadFactory numbered(String prefix) {
+		AtomicInteger made = new AtomicInteger();
+		return (task) -> newThread(prefix + made.incrementAndGet(), task);
 	}
 
 	/**

@@ -22,13 +22,15 @@ import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Everything Baton starts, it stops: an application context that locked, scheduled and handled
- * tasks, closed twenty times in one JVM (tests, devtools restarts), leaves no Baton thread behind.
+ * Everything Baton starts, it stops: an application context that locked, waited for a lock,
+ * scheduled and handled tasks, closed twenty times in one JVM (tests, devtools restarts), leaves
+ * no Baton thread behind: no handler thread, no pub/sub listener thread.
  */
 @RedisTest
 class NoThreadLeftBehindTests {
@@ -48,10 +50,20 @@ class NoThreadLeftBehindTests {
 			runner.run((context) -> {
 				assertThat(context).hasNotFailed();
 				context.getBean(Settlement.class).settle();
-				context.getBean(LockManager.class).tryAcquire("report", Duration.ofSeconds(1)).orElseThrow().release();
+				LockManager locks = context.getBean(LockManager.class);
+				locks.tryAcquire("report", Duration.ofSeconds(1)).orElseThrow().release();
+				// A wait subscribes to the release channel, whose messages reach waiters on a thread of their own.
+				context.getBean(StringRedisTemplate.class)
+					.opsForValue()
+					.set("baton:lock:{busy}", "someone else", Duration.ofSeconds(5));
+				assertThat(locks.tryAcquire("busy", Duration.ofMillis(200))).isEmpty();
 				Reminders reminders = context.getBean(Reminders.class);
 				context.getBean(DelayQueues.class).get("reminders", String.class).schedule("r-1", "x", Duration.ZERO);
 				assertThat(reminders.handled.await(10, TimeUnit.SECONDS)).isTrue();
+				// Every kind of thread that could be left behind ran: handlers, and both subscriptions' listeners.
+				await().atMost(Duration.ofSeconds(5))
+					.untilAsserted(() -> assertThat(batonThreadsBut(before)).contains("baton-queue-reminders-1",
+							"baton-queue-wake-ups", "baton-lock-waiters"));
 				// A scrape reads the queue gauges, which refresh on a thread of their own.
 				assertThat(context.getBean(SimpleMeterRegistry.class).find("baton.queue.depth").gauges())
 					.allSatisfy((gauge) -> assertThat(gauge.value()).isNotNegative());

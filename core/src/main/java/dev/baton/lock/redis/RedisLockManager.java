@@ -591,8 +591,11 @@ public final class RedisLockManager implements LockManager, LockManagerStatus, T
 
 		/**
 		 * Make the manager's threads with this factory: the ones that tell the
-		 * {@link #lockLostListener} of losses ({@code baton-lock-events}) and follow the release
-		 * channels ({@code baton-lock-subscriptions}); also the watchdog
+		 * {@link #lockLostListener} of losses ({@code baton-lock-events}), follow the release
+		 * channels ({@code baton-lock-subscriptions}), pass their messages on to the waiters
+		 * ({@code baton-lock-waiters}, ended after a minute without a message) and, with a Redis
+		 * client whose subscriptions block a thread, hold the subscription
+		 * ({@code baton-lock-waiters-subscription}); also the watchdog
 		 * ({@code baton-lock-watchdog}), the release retries ({@code baton-lock-release-retry}) and
 		 * the threads that open connections ({@code baton-redis-connect}) when it makes platform
 		 * threads, but never as virtual threads, so that a renewal never waits for a carrier thread.

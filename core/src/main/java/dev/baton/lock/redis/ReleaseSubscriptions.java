@@ -34,14 +34,25 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * own timeouts (60 s by default), so callers never wait for them longer than the lock command
  * timeout, and never for an unsubscribe: a caller that has its answer is not held up, and a
  * subscription that hangs holds up nobody past that timeout.
+ *
+ * <p>Listeners are called on one thread of Baton's ({@value #SIGNALS}), in the order the
+ * messages came, never on the Redis client's event loop; a subscription that blocks a thread (a
+ * client without asynchronous pub/sub) runs on one of Baton's too ({@value #SUBSCRIPTION}).
  */
 final class ReleaseSubscriptions implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(ReleaseSubscriptions.class);
 
+	static final String SIGNALS = "baton-lock-waiters";
+
+	static final String SUBSCRIPTION = "baton-lock-waiters-subscription";
+
 	private final RedisMessageListenerContainer container = new RedisMessageListenerContainer();
 
 	private final ExecutorService calls;
+
+	/** Calls the listeners; its thread ends after a minute without a message. */
+	private final ExecutorService signals;
 
 	private final Duration timeout;
 
@@ -61,11 +72,15 @@ final class ReleaseSubscriptions implements AutoCloseable {
 	ReleaseSubscriptions(BatonThreads threads, RedisConnectionFactory connectionFactory, String anchorChannel,
 			Duration timeout) {
 		this.calls = threads.singleThread("baton-lock-subscriptions");
+		this.signals = threads.signals(SIGNALS, Duration.ofMinutes(1));
 		this.timeout = timeout;
 		this.anchorChannel = anchorChannel;
 		this.container.setConnectionFactory(connectionFactory);
-		// Listeners only signal a condition: no need for a thread per message.
-		this.container.setTaskExecutor(Runnable::run);
+		// Listeners only signal a condition: one thread for all of them, not a thread per message.
+		this.container.setTaskExecutor(this.signals);
+		// Not a scheduler, as Runnable::run was not: Spring then retries a failed subscription on the
+		// thread it failed on, as before, rather than on a schedule of its own.
+		this.container.setSubscriptionExecutor(threads.threadPerTask(SUBSCRIPTION));
 		this.container.setBeanName("baton-lock-waiters");
 		// The subscription closes for good when its last channel is unsubscribed, which fails rooms
 		// that subscribe at that moment; one channel that nobody publishes on keeps it open.
@@ -225,6 +240,8 @@ final class ReleaseSubscriptions implements AutoCloseable {
 			}
 		}));
 		this.calls.shutdown();
+		// Messages still in line are for waiters of a closed manager: they are dropped.
+		this.signals.shutdownNow();
 		if (failure != null) {
 			logger.warn("Could not close the lock waiters' subscription: " + failure.getMessage());
 		}

@@ -20,7 +20,7 @@ import dev.baton.queue.DelayQueues;
 import dev.baton.queue.spi.ConsumableQueue;
 
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import org.springframework.core.task.VirtualThreadTaskExecutor;
 import org.springframework.util.Assert;
 
 /**
@@ -113,19 +113,23 @@ final class DefaultDelayedTaskListenerContainerFactory implements DelayedTaskLis
 		}
 	}
 
+	/**
+	 * The handlers' threads, named {@code baton-queue-<queue>-<n>}: from the registry's thread
+	 * factory when it has one, whether or not virtual threads are asked for; otherwise virtual
+	 * threads when asked for, else Baton's own platform threads.
+	 */
 	private HandlerThreads handlerThreads(DelayedTaskEndpoint endpoint) {
 		String prefix = "baton-queue-" + endpoint.queue() + "-";
 		if (this.virtualThreads) {
-			// A virtual thread per worker; the container starts at most concurrency workers
-			SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor(prefix);
-			executor.setVirtualThreads(true);
+			// A thread per worker; the container starts at most concurrency workers
+			BatonThreads threads = this.threads.hasFactory() ? this.threads
+					: BatonThreads.of(new VirtualThreadTaskExecutor(prefix).getVirtualThreadFactory());
+			SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor(threads.numbered(prefix));
 			return new HandlerThreads(executor, executor::close);
 		}
 		// Threads start on demand up to the concurrency and retire after a minute without work
-		CustomizableThreadFactory threads = new CustomizableThreadFactory(prefix);
-		threads.setDaemon(true);
 		ThreadPoolExecutor pool = new ThreadPoolExecutor(endpoint.concurrency(), endpoint.concurrency(), 1,
-				TimeUnit.MINUTES, new LinkedBlockingQueue<>(), threads);
+				TimeUnit.MINUTES, new LinkedBlockingQueue<>(), this.threads.numbered(prefix));
 		pool.allowCoreThreadTimeOut(true);
 		return new HandlerThreads(pool, pool::shutdown);
 	}

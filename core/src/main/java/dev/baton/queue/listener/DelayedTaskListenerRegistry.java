@@ -240,8 +240,12 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		}
 
 		/**
-		 * Set whether handlers run on virtual threads (Java 21 and later) rather than a pool of
-		 * platform threads per handler. The default is {@code false}.
+		 * Set whether handlers run on virtual threads (Java 21 and later), a new one for each of a
+		 * handler's workers, rather than on a pool of platform threads per handler. A
+		 * {@link #threadFactory thread factory} wins: with one, handlers run on its threads
+		 * whatever this says, and {@code true} only makes each worker a new thread of it rather
+		 * than one of a pool (as suits a factory of virtual threads). The default is
+		 * {@code false}.
 		 * @param virtualThreads whether to use virtual threads
 		 * @return this builder
 		 */
@@ -346,9 +350,12 @@ public final class DelayedTaskListenerRegistry implements SmartLifecycle {
 		 * ({@code baton-queue-hand-back-<queue>}, {@code baton-queue-give-back-<queue>}); also
 		 * their visibility timer ({@code baton-queue-visibility-<queue>}) when it makes platform
 		 * threads, but never as a virtual thread, so that an extension never waits for a carrier
-		 * thread. Not the handlers' threads: see {@link #virtualThreads}. Baton names each thread
-		 * and makes each platform thread a daemon. The default is Baton's own daemon platform
-		 * threads.
+		 * thread. Also each handler's threads ({@code baton-queue-<queue>-1}, {@code -2}, and so
+		 * on), in the containers of Baton's own factory: a pool of them up to the handler's
+		 * concurrency, or a new one for each worker with {@link #virtualThreads} {@code true};
+		 * this factory wins over {@link #virtualThreads}. Baton names each thread and makes each
+		 * platform thread a daemon. The default is Baton's own daemon platform threads (or virtual
+		 * threads for the handlers, with {@link #virtualThreads} {@code true}).
 		 * @param threadFactory the factory, for instance of virtual threads
 		 * @return this builder
 		 */

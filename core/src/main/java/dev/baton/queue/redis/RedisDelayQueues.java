@@ -123,7 +123,7 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 		this.storageFormat = builder.storageFormat;
 		this.payloadEnvelope = builder.payloadEnvelope;
 		this.taskLocks = builder.taskLocks;
-		this.wakeChannels = new WakeChannels(builder.connectionFactory);
+		this.wakeChannels = new WakeChannels(threads, builder.connectionFactory);
 		this.timedScripts = new TimedScripts(threads, builder.connectionFactory, builder.commandTimeout,
 				QueueUnavailableException::new);
 	}
@@ -507,8 +507,11 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 		/**
 		 * Make the queues' threads with this factory: the one that reads the depth gauges'
-		 * stats ({@code baton-queue-stats}, with a {@link #meterRegistry}); also the threads that
-		 * open connections ({@code baton-redis-connect}) when it makes platform threads, but never
+		 * stats ({@code baton-queue-stats}, with a {@link #meterRegistry}), the one that passes
+		 * the wake-up channels' signals on to the consumers ({@code baton-queue-wake-ups}, ended
+		 * after a minute without a signal) and, with a Redis client whose subscriptions block a
+		 * thread, the subscription's ({@code baton-queue-wake-ups-subscription}); also the
+		 * threads that open connections ({@code baton-redis-connect}) when it makes platform threads, but never
 		 * as virtual threads, since visibility extensions wait for them. Baton names each thread
 		 * and makes each platform thread a daemon. The default is Baton's own daemon platform
 		 * threads.

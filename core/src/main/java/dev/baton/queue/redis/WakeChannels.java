@@ -1,9 +1,13 @@
 package dev.baton.queue.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
 
+import dev.baton.internal.BatonThreads;
 import dev.baton.queue.spi.WakeSignal;
 
 import org.apache.commons.logging.Log;
@@ -19,20 +23,34 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
  * Listens to the queues' wake channels over one pub/sub connection, opened when the first
- * listener registers.
+ * listener registers. Listeners are called on one thread of Baton's ({@value #SIGNALS}), in the
+ * order the signals came, never on the Redis client's event loop; a subscription that blocks a
+ * thread (a client without asynchronous pub/sub) runs on one of Baton's too
+ * ({@value #SUBSCRIPTION}).
  */
 final class WakeChannels implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(WakeChannels.class);
 
+	static final String SIGNALS = "baton-queue-wake-ups";
+
+	static final String SUBSCRIPTION = "baton-queue-wake-ups-subscription";
+
 	private final RedisConnectionFactory connectionFactory;
+
+	/** Calls the listeners; its thread ends after a minute without a signal. */
+	private final ExecutorService signals;
+
+	private final Executor subscription;
 
 	private @Nullable RedisMessageListenerContainer container;
 
 	private boolean closed;
 
-	WakeChannels(RedisConnectionFactory connectionFactory) {
+	WakeChannels(BatonThreads threads, RedisConnectionFactory connectionFactory) {
 		this.connectionFactory = connectionFactory;
+		this.signals = threads.signals(SIGNALS, Duration.ofMinutes(1));
+		this.subscription = threads.threadPerTask(SUBSCRIPTION);
 	}
 
 	/**
@@ -86,8 +104,11 @@ final class WakeChannels implements AutoCloseable {
 		if (container == null) {
 			container = new RedisMessageListenerContainer();
 			container.setConnectionFactory(this.connectionFactory);
-			// Listeners return quickly: run them on the subscription thread, not a thread per message.
-			container.setTaskExecutor(Runnable::run);
+			// Listeners return quickly: one thread for all of them, not a thread per message.
+			container.setTaskExecutor(this.signals);
+			// Not a scheduler, as Runnable::run was not: Spring then retries a failed subscription on the
+			// thread it failed on, as before, rather than on a schedule of its own.
+			container.setSubscriptionExecutor(this.subscription);
 			container.afterPropertiesSet();
 			try {
 				container.start();
@@ -125,14 +146,18 @@ final class WakeChannels implements AutoCloseable {
 		this.closed = true;
 		RedisMessageListenerContainer container = this.container;
 		this.container = null;
-		if (container != null) {
-			container.stop();
-			try {
+		try {
+			if (container != null) {
+				container.stop();
 				container.destroy();
 			}
-			catch (Exception ex) {
-				throw new IllegalStateException("Could not close the wake-up subscription", ex);
-			}
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("Could not close the wake-up subscription", ex);
+		}
+		finally {
+			// Signals still in line are for consumers that stop too: they are dropped.
+			this.signals.shutdownNow();
 		}
 	}
 

@@ -232,7 +232,7 @@ class RedisLockManagerTests {
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.managers.lostEvents.size() == 1);
 
 		assertThat(made).extracting(Thread::getName)
-			.contains("baton-lock-watchdog", "baton-lock-subscriptions", "baton-lock-events")
+			.contains("baton-lock-watchdog", "baton-lock-subscriptions", "baton-lock-waiters", "baton-lock-events")
 			.doesNotContain("made-by-the-application");
 		assertThat(made).allSatisfy((thread) -> assertThat(thread.isDaemon()).isTrue());
 		elsewhere.release();

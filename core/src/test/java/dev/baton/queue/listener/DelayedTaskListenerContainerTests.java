@@ -84,9 +84,35 @@ class DelayedTaskListenerContainerTests {
 		app.context.close();
 
 		assertThat(made).extracting(Thread::getName)
-			.contains("baton-queue-parcels", "baton-ack-parcels", "baton-ack-retry-parcels",
+			.contains("baton-queue-parcels", "baton-queue-parcels-1", "baton-ack-parcels", "baton-ack-retry-parcels",
 					"baton-queue-visibility-parcels", "baton-queue-stop-parcels");
 		assertThat(made).allSatisfy((thread) -> assertThat(thread.isDaemon()).isTrue());
+		assertThat(handler.threads).containsOnly("baton-queue-parcels-1");
+	}
+
+	@Test
+	void theRegistrysThreadFactoryWinsOverVirtualThreadsForHandlers(RedisConnectionFactory connectionFactory) {
+		List<Thread> made = new CopyOnWriteArrayList<>();
+		RecordingHandler handler = new RecordingHandler();
+		Function<String, ListenerSettings> settings = (queue) -> defaults();
+		UnaryOperator<DelayedTaskListenerRegistry.Builder> customizer = (registry) -> registry.virtualThreads(true)
+			.threadFactory((task) -> {
+				Thread thread = new Thread(task);
+				made.add(thread);
+				return thread;
+			});
+		ListenerContext app = new ListenerContext(connectionFactory, settings, customizer, handler);
+		this.contexts.add(app);
+		app.start();
+
+		app.queues.get("parcels", Parcel.class).schedule("p-1", new Parcel("p-1", 7), Duration.ZERO);
+		app.queues.get("parcels", Parcel.class).schedule("p-2", new Parcel("p-2", 7), Duration.ZERO);
+		await().atMost(Duration.ofSeconds(10)).until(() -> handler.payloads.size() == 2);
+		app.context.close();
+
+		// A thread of the factory for each worker, numbered
+		assertThat(handler.threads).allSatisfy((name) -> assertThat(name).startsWith("baton-queue-parcels-"));
+		assertThat(made).extracting(Thread::getName).containsAll(handler.threads);
 	}
 
 	@Test
@@ -381,8 +407,12 @@ class DelayedTaskListenerContainerTests {
 
 		final List<Map<String, String>> mdc = new CopyOnWriteArrayList<>();
 
+		/** The names of the threads the handler ran on. */
+		final List<String> threads = new CopyOnWriteArrayList<>();
+
 		@DelayedTask(queue = "parcels")
 		void handle(Parcel parcel, TaskContext context) {
+			this.threads.add(Thread.currentThread().getName());
 			this.mdc.add(org.slf4j.MDC.getCopyOfContextMap());
 			this.contexts.add(context);
 			this.payloads.add(parcel);

@@ -3,13 +3,18 @@ package dev.baton.queue.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
+import dev.baton.queue.spi.ConsumableQueue;
 import dev.baton.queue.spi.ConsumableQueue.Claim;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -296,6 +301,36 @@ class RedisDelayQueueDeliveryTests extends OrderQueueTests {
 			await().atMost(Duration.ofSeconds(10)).until(() -> others.get() == 1);
 			assertThat(wakes).hasValue(0);
 		}
+	}
+
+	@Test
+	void wakeUpsReachListenersOnAThreadOfTheBuildersThreadFactory(RedisConnectionFactory connectionFactory,
+			StringRedisTemplate redis) throws Exception {
+		List<Thread> made = new CopyOnWriteArrayList<>();
+		List<String> wokenOn = new CopyOnWriteArrayList<>();
+		try (RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
+			.threadFactory((task) -> {
+				Thread thread = new Thread(task);
+				made.add(thread);
+				return thread;
+			})
+			.build()) {
+			DelayQueue<Order> orders = queues.get("orders", Order.class);
+			try (AutoCloseable subscription = ((ConsumableQueue<Order>) orders)
+				.onWake(() -> wokenOn.add(Thread.currentThread().getName()))) {
+				awaitSubscribed(redis);
+				orders.schedule(new Order("x", 1), Duration.ofSeconds(30));
+				await().atMost(Duration.ofSeconds(10)).until(() -> wokenOn.size() >= 2);
+			}
+		}
+		// The subscription's confirmation and the wake-up, never on the client's event loop
+		assertThat(wokenOn).containsOnly(WakeChannels.SIGNALS);
+		assertThat(made).extracting(Thread::getName).contains(WakeChannels.SIGNALS);
+		assertThat(made).allSatisfy((thread) -> assertThat(thread.isDaemon()).isTrue());
+		// Closing the queues ends it
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThat(made).filteredOn(Thread::isAlive).extracting(Thread::getName)
+				.doesNotContain(WakeChannels.SIGNALS));
 	}
 
 	static void awaitSubscribed(StringRedisTemplate redis) {
