@@ -4,9 +4,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.test.RedisProxy;
 
 /**
@@ -36,6 +39,8 @@ final class FaultInjector {
 	private static final Duration LOCKS_SHUTDOWN_BOUND = Duration.ofSeconds(10);
 
 	private final List<long[]> consumerStops = new CopyOnWriteArrayList<>();
+
+	private final List<LockShutdown> lockShutdowns = new CopyOnWriteArrayList<>();
 
 	private final List<Thread> tracks = new ArrayList<>();
 
@@ -143,11 +148,43 @@ final class FaultInjector {
 		this.timeline.record(Timeline.FAULT, "end " + fault.kind() + " " + fault.target() + ": consumer started");
 	}
 
+	/**
+	 * A new lock manager for the instance, and the old one shut down as the application's shutdown
+	 * does it (LockManagerShutdown): it waits until all is released, within a bound, then closes.
+	 */
 	private void restartLocks(Fault fault) {
-		HarnessInstance instance = this.instances.get(fault.instance());
-		boolean released = instance.restartLocks(LOCKS_SHUTDOWN_BOUND);
+		RedisLockManager old = this.instances.get(fault.instance()).replaceLocks();
+		boolean released;
+		try {
+			old.allReleased().get(LOCKS_SHUTDOWN_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+			released = true;
+		}
+		catch (TimeoutException | ExecutionException ex) {
+			released = false;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			released = false;
+		}
+		this.lockShutdowns.add(new LockShutdown(old, this.timeline.now(), released));
+		old.close();
 		this.timeline.record(Timeline.FAULT, "end " + fault.kind() + " " + fault.target() + ": old lock manager closed"
-				+ (released ? " once every lease was released" : " with leases still held (bound reached)"));
+				+ (released ? " once all was released" : " with leases still held (bound reached)"));
+	}
+
+	/** The lock managers restarts closed: when each closed, and whether all it granted was released by then. */
+	List<LockShutdown> lockShutdowns() {
+		return this.lockShutdowns;
+	}
+
+	/**
+	 * A lock manager closed by a restart.
+	 * @param manager the manager, for its identity
+	 * @param atMillis when it closed, ms from the run's start
+	 * @param released whether its allReleased() had completed
+	 */
+	record LockShutdown(Object manager, long atMillis, boolean released) {
+
 	}
 
 	private RedisProxy proxy(Fault fault) {

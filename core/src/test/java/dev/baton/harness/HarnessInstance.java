@@ -2,9 +2,6 @@ package dev.baton.harness;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import dev.baton.internal.PrimarySwitchWatch;
 import dev.baton.lock.redis.RedisLockManager;
@@ -119,32 +116,18 @@ final class HarnessInstance implements AutoCloseable {
 	}
 
 	/**
-	 * Replaces the lock manager as a rolling deploy does: the new one takes every acquisition from
-	 * now on; the old one is closed once all its leases are released, as the application's
-	 * shutdown closes it, or once {@code bound} has passed.
-	 * @return whether every lease of the old manager was released within the bound
+	 * Replaces the lock manager as a rolling deploy does: a new one takes every acquisition from
+	 * now on, and the old one is returned for its shutdown.
+	 * @return the old lock manager, still open
 	 */
-	boolean restartLocks(Duration bound) {
+	RedisLockManager replaceLocks() {
 		RedisLockManager old = this.locks;
 		RedisLockManager successor = newLockManager();
 		if (this.watch != null) {
 			successor.followPrimarySwitches(this.watch);
 		}
 		this.locks = successor;
-		boolean released;
-		try {
-			old.allReleased().get(bound.toMillis(), TimeUnit.MILLISECONDS);
-			released = true;
-		}
-		catch (TimeoutException | ExecutionException ex) {
-			released = false;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			released = false;
-		}
-		old.close();
-		return released;
+		return old;
 	}
 
 	/** A started connection factory with Lettuce's default 60 s timeout. */

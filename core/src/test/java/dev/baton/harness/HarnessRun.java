@@ -125,6 +125,7 @@ final class HarnessRun {
 		lockChecks.checkNothingLeft(instances.stream().map(HarnessInstance::locks).toList(), redis);
 		// Loss reports arrive within a renewal period; by now every one has.
 		lockChecks.checkHistory();
+		lockChecks.checkShutdowns(faults.lockShutdowns());
 		LockChecks annotatedChecks = new LockChecks(annotated, this.losses, dataLoss, HarnessInstance.LEASE_TIME);
 		annotatedChecks.checkHistory();
 		QueueChecks queueChecks = new QueueChecks(this.ledger, dataLoss, this.violations, this.timeline);

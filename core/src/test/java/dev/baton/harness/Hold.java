@@ -17,16 +17,24 @@ final class Hold {
 
 	final long startMillis;
 
+	/** The lock manager that granted the lease, or {@code null} where the holder cannot tell (a {@code @DistributedLock} method). */
+	final Object grantedBy;
+
 	volatile long endMillis = Long.MAX_VALUE;
 
 	/** Whether the holder learned of a loss: its lease invalid at the end, or an unlock refused. */
 	volatile boolean lostAtEnd;
 
 	Hold(String holder, String name, long token, long startMillis) {
+		this(holder, name, token, startMillis, null);
+	}
+
+	Hold(String holder, String name, long token, long startMillis, Object grantedBy) {
 		this.holder = holder;
 		this.name = name;
 		this.token = token;
 		this.startMillis = startMillis;
+		this.grantedBy = grantedBy;
 	}
 
 	@Override

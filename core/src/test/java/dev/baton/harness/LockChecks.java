@@ -25,6 +25,8 @@ final class LockChecks {
 
 	static final String NOTHING_LEFT = "nothing is held or renewed after the holders are gone";
 
+	static final String SHUTDOWN = "Stopping the application never gives away a lock in use";
+
 	private final LockWorkload workload;
 
 	private final LossReports losses;
@@ -45,6 +47,25 @@ final class LockChecks {
 		this.kills = kills;
 		this.leaseTime = leaseTime;
 		this.violations = workload.violations;
+	}
+
+	/**
+	 * A lock manager that a restart closed once it reported all released must have no holder of a
+	 * lease it granted left in its critical section: nothing would renew that lease any more.
+	 */
+	void checkShutdowns(List<FaultInjector.LockShutdown> shutdowns) {
+		for (FaultInjector.LockShutdown shutdown : shutdowns) {
+			if (!shutdown.released()) {
+				continue;
+			}
+			for (Hold hold : this.workload.holds) {
+				if (hold.grantedBy == shutdown.manager() && hold.endMillis > shutdown.atMillis()) {
+					this.violations.add(shutdown.atMillis(), hold.name, SHUTDOWN,
+							"the lock manager that granted " + hold + " reported all released and closed at "
+									+ shutdown.atMillis() + " ms while it still held the lock");
+				}
+			}
+		}
 	}
 
 	void checkHistory() {

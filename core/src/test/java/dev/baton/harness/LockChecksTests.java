@@ -88,6 +88,33 @@ class LockChecksTests {
 		});
 	}
 
+	@Test
+	void aLockManagerThatClosedUnderAHolderOfItsLeaseIsAViolationUnlessItsShutdownGaveUpWaiting() {
+		Object closedEarly = new Object();
+		Object closedLate = new Object();
+		Object gaveUp = new Object();
+		Hold cut = new Hold("a/1", "ledger", 100, this.timeline.now(), closedEarly);
+		Hold done = new Hold("a/2", "report", 101, this.timeline.now(), closedLate);
+		Hold abandoned = new Hold("a/3", "settlement:1", 102, this.timeline.now(), gaveUp);
+		List.of(cut, done, abandoned).forEach(this.workload::enter);
+		this.workload.exit(done);
+		Pause.millis(2);
+		long closing = this.timeline.now();
+		List<FaultInjector.LockShutdown> shutdowns = List.of(new FaultInjector.LockShutdown(closedEarly, closing, true),
+				new FaultInjector.LockShutdown(closedLate, closing, true),
+				new FaultInjector.LockShutdown(gaveUp, closing, false));
+		Pause.millis(2);
+		this.workload.exit(cut);
+		this.workload.exit(abandoned);
+
+		new LockChecks(this.workload, this.losses, List.of(), Duration.ofMillis(1500)).checkShutdowns(shutdowns);
+
+		assertThat(this.violations.all()).singleElement().satisfies((violation) -> {
+			assertThat(violation.invariant()).isEqualTo(LockChecks.SHUTDOWN);
+			assertThat(violation.subject()).isEqualTo("ledger");
+		});
+	}
+
 	private Hold enterWithoutToken(String holder, String name) {
 		Hold hold = new Hold(holder, name, Hold.NO_TOKEN, this.timeline.now());
 		this.workload.enter(hold);

@@ -82,8 +82,9 @@ final class LockWorker implements Runnable {
 	private void withLease(String name, Duration wait, long holdMillis) throws Exception {
 		// One lease in four has a lease time of its own, not renewed: a long section outlives it.
 		Duration leaseTime = (this.random.nextInt(4) == 0) ? FIXED_LEASE : null;
+		RedisLockManager manager = this.locks.get();
 		Optional<LockLease> acquired = this.workload.bounds.call("tryAcquire", name, wait,
-				() -> this.locks.get().tryAcquire(name, wait, leaseTime));
+				() -> manager.tryAcquire(name, wait, leaseTime));
 		if (acquired.isEmpty()) {
 			return;
 		}
@@ -91,7 +92,7 @@ final class LockWorker implements Runnable {
 		try {
 			Long token = token(name, lease::fencingToken);
 			if (token != null) {
-				critical(name, token, holdMillis, lease::isValid);
+				critical(name, token, holdMillis, lease::isValid, manager);
 			}
 		}
 		finally {
@@ -103,7 +104,8 @@ final class LockWorker implements Runnable {
 	}
 
 	private void withLock(String name, Duration wait, long holdMillis) throws Exception {
-		RedisLock lock = this.locks.get().getLock(name);
+		RedisLockManager manager = this.locks.get();
+		RedisLock lock = manager.getLock(name);
 		if (!this.workload.bounds.call("tryLock", name, wait, () -> lock.tryLock(wait, null))) {
 			return;
 		}
@@ -111,7 +113,7 @@ final class LockWorker implements Runnable {
 		try {
 			Long token = token(name, lock::getFencingToken);
 			if (token != null) {
-				hold = critical(name, token, holdMillis, lock::isHeldByCurrentThread);
+				hold = critical(name, token, holdMillis, lock::isHeldByCurrentThread, manager);
 			}
 		}
 		finally {
@@ -148,8 +150,8 @@ final class LockWorker implements Runnable {
 		}
 	}
 
-	private Hold critical(String name, long token, long holdMillis, BooleanSupplier valid) {
-		Hold hold = new Hold(this.holderPrefix + "/" + this.round, name, token, this.workload.timeline.now());
+	private Hold critical(String name, long token, long holdMillis, BooleanSupplier valid, RedisLockManager manager) {
+		Hold hold = new Hold(this.holderPrefix + "/" + this.round, name, token, this.workload.timeline.now(), manager);
 		this.workload.enter(hold);
 		this.workload.register.write(hold);
 		Pause.millis(holdMillis);
