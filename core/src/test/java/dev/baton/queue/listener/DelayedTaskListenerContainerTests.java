@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -70,11 +71,8 @@ class DelayedTaskListenerContainerTests {
 		List<Thread> made = new CopyOnWriteArrayList<>();
 		RecordingHandler handler = new RecordingHandler();
 		Function<String, ListenerSettings> settings = (queue) -> defaults();
-		UnaryOperator<DelayedTaskListenerRegistry.Builder> customizer = (registry) -> registry.threadFactory((task) -> {
-			Thread thread = new Thread(task);
-			made.add(thread);
-			return thread;
-		});
+		UnaryOperator<DelayedTaskListenerRegistry.Builder> customizer = (registry) -> registry
+			.threadFactory(recording(made));
 		ListenerContext app = new ListenerContext(connectionFactory, settings, customizer, handler);
 		this.contexts.add(app);
 		app.start();
@@ -96,11 +94,7 @@ class DelayedTaskListenerContainerTests {
 		RecordingHandler handler = new RecordingHandler();
 		Function<String, ListenerSettings> settings = (queue) -> defaults();
 		UnaryOperator<DelayedTaskListenerRegistry.Builder> customizer = (registry) -> registry.virtualThreads(true)
-			.threadFactory((task) -> {
-				Thread thread = new Thread(task);
-				made.add(thread);
-				return thread;
-			});
+			.threadFactory(recording(made));
 		ListenerContext app = new ListenerContext(connectionFactory, settings, customizer, handler);
 		this.contexts.add(app);
 		app.start();
@@ -113,6 +107,15 @@ class DelayedTaskListenerContainerTests {
 		// A thread of the factory for each worker, numbered
 		assertThat(handler.threads).allSatisfy((name) -> assertThat(name).startsWith("baton-queue-parcels-"));
 		assertThat(made).extracting(Thread::getName).containsAll(handler.threads);
+	}
+
+	/** A thread factory that keeps every thread it makes in {@code made}. */
+	private static ThreadFactory recording(List<Thread> made) {
+		return (task) -> {
+			Thread thread = new Thread(task);
+			made.add(thread);
+			return thread;
+		};
 	}
 
 	@Test

@@ -1,6 +1,5 @@
 package dev.baton.queue.redis;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -15,7 +14,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -67,7 +65,7 @@ class StorageFormatTests {
 
 		assertThat(redis.<String, String>opsForHash().keys(KEYS + "meta")).containsExactly("zero");
 		assertThat(redis.<String, String>opsForHash().get(KEYS + "tasks", "zero")).startsWith("{");
-		assertThat(storedBytes(connectionFactory, "one")[0]).isEqualTo((byte) 1);
+		assertThat(StoredPayloads.value(connectionFactory, "orders", "one")[0]).isEqualTo((byte) 1);
 		assertThat(StoredPayloads.read(connectionFactory, "orders", "one")).isEqualTo("{\"number\":\"one\",\"amount\":1}");
 	}
 
@@ -141,11 +139,9 @@ class StorageFormatTests {
 	@Test
 	void aValueOfANewerFormatIsRefusedAndKept(RedisConnectionFactory connectionFactory, StringRedisTemplate redis) {
 		this.upgraded.schedule("newer", new Order("newer", 1), Duration.ZERO);
-		byte[] value = storedBytes(connectionFactory, "newer");
+		byte[] value = StoredPayloads.value(connectionFactory, "orders", "newer");
 		value[0] = 2;
-		try (RedisConnection connection = connectionFactory.getConnection()) {
-			connection.hashCommands().hSet(bytes(KEYS + "tasks"), bytes("newer"), value);
-		}
+		StoredPayloads.writeValue(connectionFactory, "orders", "newer", value);
 
 		assertThatExceptionOfType(QueueUnavailableException.class).isThrownBy(() -> this.upgraded.poll(10))
 			.withStackTraceContaining("BATON-FORMAT 2 newer");
@@ -154,7 +150,7 @@ class StorageFormatTests {
 		assertThatExceptionOfType(QueueUnavailableException.class).isThrownBy(() -> this.old.cancel("newer"))
 			.withStackTraceContaining("BATON-FORMAT 2 newer");
 
-		assertThat(storedBytes(connectionFactory, "newer")).isEqualTo(value);
+		assertThat(StoredPayloads.value(connectionFactory, "orders", "newer")).isEqualTo(value);
 		assertThat(redis.opsForZSet().size(KEYS + "due")).isEqualTo(1);
 	}
 
@@ -164,16 +160,6 @@ class StorageFormatTests {
 
 		assertThatIllegalArgumentException().isThrownBy(() -> builder.storageFormat(2))
 			.withMessage("Queue storage format must be from 0 to 1, was 2");
-	}
-
-	private static byte[] storedBytes(RedisConnectionFactory connectionFactory, String id) {
-		try (RedisConnection connection = connectionFactory.getConnection()) {
-			return connection.hashCommands().hGet(bytes(KEYS + "tasks"), bytes(id));
-		}
-	}
-
-	private static byte[] bytes(String text) {
-		return text.getBytes(StandardCharsets.UTF_8);
 	}
 
 }

@@ -33,12 +33,18 @@ final class StoredPayloads {
 			.put(value, 0, payloadStart(value))
 			.put(payload.getBytes(StandardCharsets.UTF_8))
 			.array();
+		writeValue(connectionFactory, queue, id, replacement);
+	}
+
+	/** Replaces the whole stored value of a task, in whatever format the bytes are. */
+	static void writeValue(RedisConnectionFactory connectionFactory, String queue, String id, byte[] value) {
 		try (RedisConnection connection = connectionFactory.getConnection()) {
-			connection.hashCommands().hSet(tasksKey(queue), bytes(id), replacement);
+			connection.hashCommands().hSet(tasksKey(queue), bytes(id), value);
 		}
 	}
 
-	private static byte[] value(RedisConnectionFactory connectionFactory, String queue, String id) {
+	/** The whole stored value of a task in the tasks hash: its payload (format 0), or meta and payload (format 1). */
+	static byte[] value(RedisConnectionFactory connectionFactory, String queue, String id) {
 		try (RedisConnection connection = connectionFactory.getConnection()) {
 			byte[] value = connection.hashCommands().hGet(tasksKey(queue), bytes(id));
 			if (value == null) {
