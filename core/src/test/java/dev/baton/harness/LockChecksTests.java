@@ -89,14 +89,16 @@ class LockChecksTests {
 	}
 
 	@Test
-	void aLockManagerThatClosedUnderAHolderOfItsLeaseIsAViolationUnlessItsShutdownGaveUpWaiting() {
+	void aLockManagerThatClosedUnderAHolderOfItsLeaseIsAViolationUnlessItsShutdownGaveUpWaitingOrTheLeaseWasLost() {
 		Object closedEarly = new Object();
 		Object closedLate = new Object();
 		Object gaveUp = new Object();
 		Hold cut = new Hold("a/1", "ledger", 100, this.timeline.now(), closedEarly);
 		Hold done = new Hold("a/2", "report", 101, this.timeline.now(), closedLate);
 		Hold abandoned = new Hold("a/3", "settlement:1", 102, this.timeline.now(), gaveUp);
-		List.of(cut, done, abandoned).forEach(this.workload::enter);
+		Hold lost = new Hold("a/4", "report", 103, this.timeline.now(), closedEarly);
+		lost.lostAtEnd = true;
+		List.of(cut, done, abandoned, lost).forEach(this.workload::enter);
 		this.workload.exit(done);
 		Pause.millis(2);
 		long closing = this.timeline.now();
@@ -106,6 +108,7 @@ class LockChecksTests {
 		Pause.millis(2);
 		this.workload.exit(cut);
 		this.workload.exit(abandoned);
+		this.workload.exit(lost);
 
 		new LockChecks(this.workload, this.losses, List.of(), Duration.ofMillis(1500)).checkShutdowns(shutdowns);
 
