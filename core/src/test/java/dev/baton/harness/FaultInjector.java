@@ -40,6 +40,9 @@ final class FaultInjector {
 
 	private final List<long[]> consumerStops = new CopyOnWriteArrayList<>();
 
+	/** Applied faults that keep Redis out of reach, timed here. */
+	private final List<Outages.Window> outages = new CopyOnWriteArrayList<>();
+
 	private final List<LockShutdown> lockShutdowns = new CopyOnWriteArrayList<>();
 
 	private final List<Thread> tracks = new ArrayList<>();
@@ -95,6 +98,18 @@ final class FaultInjector {
 		return this.consumerStops;
 	}
 
+	/**
+	 * When each instance could not reach Redis: the windows of the faults applied to its link and to
+	 * the server (from the start of each until it was undone, a freeze until the cluster was ok
+	 * again), the topology's own (a failover's), and the JVM's stalls.
+	 */
+	Outages outages(List<Outages.Window> topology, Stalls stalls) {
+		List<Outages.Window> windows = new ArrayList<>(this.outages);
+		windows.addAll(topology);
+		stalls.windows().forEach((stall) -> windows.add(new Outages.Window(-1, stall[0], stall[1])));
+		return new Outages(windows);
+	}
+
 	int applied() {
 		return this.applied.get();
 	}
@@ -113,6 +128,9 @@ final class FaultInjector {
 		}
 		if (fault.kind() == FaultKind.REDIS_KILL) {
 			this.kills.add(new long[] { start, this.timeline.now() });
+		}
+		if (fault.kind().timedHere()) {
+			this.outages.add(new Outages.Window(fault.instance(), start, this.timeline.now()));
 		}
 	}
 

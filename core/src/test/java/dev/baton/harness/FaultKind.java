@@ -74,4 +74,16 @@ enum FaultKind {
 		return this.perInstance;
 	}
 
+	/**
+	 * Whether Redis is out of reach (for the instance, or all) from when the injector applies the
+	 * fault until it is undone. Restarts stop a part of the application, not its link; a Sentinel
+	 * set's faults first wait for a replica in sync, so the topology times them itself.
+	 */
+	boolean timedHere() {
+		return switch (this) {
+			case CONSUMER_RESTART, LOCKS_RESTART, FAILOVER, PRIMARY_KILL -> false;
+			default -> true;
+		};
+	}
+
 }

@@ -130,6 +130,7 @@ final class HarnessRun {
 		annotatedChecks.checkHistory();
 		QueueChecks queueChecks = new QueueChecks(this.ledger, dataLoss, this.violations, this.timeline);
 		queueChecks.consumerStops(faults.consumerStops());
+		queueChecks.outages(faults.outages(topology.outages(), this.stalls));
 		queueChecks.drain(checkerQueue, Duration.ofSeconds(40));
 		instances.forEach(HarnessInstance::stopConsuming);
 		queueChecks.check();

@@ -31,6 +31,14 @@ interface HarnessTopology extends AutoCloseable {
 	 */
 	List<long[]> dataLoss(FaultInjector faults);
 
+	/**
+	 * Times Redis was out of reach that the topology measures itself, beyond what the fault
+	 * injector times (see {@link FaultKind#timedHere()}).
+	 */
+	default List<Outages.Window> outages() {
+		return List.of();
+	}
+
 	/** Lines of the report's totals about the topology's own faults. */
 	List<String> totals(TaskLedger ledger);
 

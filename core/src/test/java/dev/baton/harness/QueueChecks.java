@@ -38,6 +38,15 @@ final class QueueChecks {
 	 */
 	static final long STALE_BEFORE_START_MILLIS = 100;
 
+	/**
+	 * The least time out of reach (without a break) in which a healthy handler's delivery can go
+	 * stale. Extensions run a third of the visibility timeout after the last confirmed one, each
+	 * bounded by that third, and a failed one is tried again within a tenth of it: by the docs a
+	 * duplicate needs Redis out of reach for about the last two thirds of the timeout, so less than
+	 * a third (less 200 ms for calls that fail at a window's edge) loses no delivery.
+	 */
+	static final long MIN_OUTAGE_MILLIS = HarnessInstance.VISIBILITY_TIMEOUT.toMillis() / 3 - 200;
+
 	static final String ACK_AFTER_WORK = "A task is acknowledged only after its work: a failure is retried, a future waited for";
 
 	/**
@@ -74,6 +83,8 @@ final class QueueChecks {
 
 	/** Consumer restarts, {instance, start, end}, as {@link FaultInjector#consumerStops()} records them. */
 	private List<long[]> consumerStops = List.of();
+
+	private Outages outages = new Outages(List.of());
 
 	/** Duplicates by the cause found for them, in the order of {@link DuplicateCause}. */
 	private final int[] duplicatesByCause = new int[DuplicateCause.values().length];
@@ -117,6 +128,11 @@ final class QueueChecks {
 	/** Sets the consumer restarts of the run, {instance, start, end} in ms from its start. */
 	void consumerStops(List<long[]> stops) {
 		this.consumerStops = List.copyOf(stops);
+	}
+
+	/** Sets when each instance could not reach Redis, which a stale count needs to explain a duplicate. */
+	void outages(Outages outages) {
+		this.outages = outages;
 	}
 
 	void check() {
@@ -293,10 +309,11 @@ final class QueueChecks {
 	 * was dropped, the visibility not extended in time ({@code operation=ack-dropped}). Counts carry no task
 	 * id, so they are matched: each count of the earlier run's instance, made no earlier than
 	 * {@value #STALE_BEFORE_START_MILLIS} ms before that run started, explains as many duplicates
-	 * as it counted, and no more.</li>
+	 * as it counted, and no more; and only if the instance was out of reach for at least
+	 * {@link #MIN_OUTAGE_MILLIS} at a stretch meanwhile (see {@link #outOfReachLongEnough}).</li>
 	 * </ul>
 	 * A duplicate with none of these is a violation: a lost visibility that Baton neither
-	 * reported nor was caused by a recorded fault.
+	 * reported nor was caused by a recorded fault long enough to cause it.
 	 */
 	private void checkDuplicates() {
 		List<Duplicate> uncaused = new java.util.ArrayList<>();
@@ -360,7 +377,8 @@ final class QueueChecks {
 			int[] match = left.getOrDefault(earlier.instance(), List.of())
 				.stream()
 				.filter((unit) -> unit[1] > 0 && counts.get(unit[0])
-					.atMillis() >= earlier.startMillis() - STALE_BEFORE_START_MILLIS)
+					.atMillis() >= earlier.startMillis() - STALE_BEFORE_START_MILLIS
+						&& outOfReachLongEnough(earlier, counts.get(unit[0])))
 				.findFirst()
 				.orElse(null);
 			if (match != null) {
@@ -386,9 +404,25 @@ final class QueueChecks {
 							+ "), with no recorded cause: no Redis data loss or consumer stop of instance-"
 							+ earlier.instance() + " in between, not stored again (scheduled at "
 							+ later.scheduledAtMillis() + "), and no baton.queue.stale count of instance-"
-							+ earlier.instance() + " since its start left unmatched; its counts: "
-							+ (nearby.isEmpty() ? "none" : nearby));
+							+ earlier.instance() + " since its start, after " + MIN_OUTAGE_MILLIS
+							+ " ms out of reach, left unmatched; its counts: " + (nearby.isEmpty() ? "none" : nearby)
+							+ "; longest out of reach from a visibility timeout before its start to the later run: "
+							+ this.outages.longest(earlier.instance(),
+									earlier.startMillis() - HarnessInstance.VISIBILITY_TIMEOUT.toMillis(),
+									later.startMillis(), earlier.startMillis())
+							+ " ms");
 		}
+	}
+
+	/**
+	 * Whether the run's instance was out of reach for {@link #MIN_OUTAGE_MILLIS} at a stretch while
+	 * it may have held the delivery: from a visibility timeout before the run started (it may have
+	 * been claimed ahead) until Baton counted it stale. A count without one is itself a loss the
+	 * docs do not allow: one lost call, a reset or a short stall must cost no delivery.
+	 */
+	private boolean outOfReachLongEnough(TaskLedger.Run earlier, TaskLedger.StaleCount count) {
+		long from = earlier.startMillis() - HarnessInstance.VISIBILITY_TIMEOUT.toMillis();
+		return this.outages.longest(earlier.instance(), from, count.atMillis(), earlier.startMillis()) >= MIN_OUTAGE_MILLIS;
 	}
 
 	/** A successful run of a task after an earlier successful run of it. */

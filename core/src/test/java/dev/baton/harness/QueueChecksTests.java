@@ -182,10 +182,11 @@ class QueueChecksTests {
 		run("t-1", 1, 200, true, true);
 		run("t-2", 1, 200, true, true);
 		run("t-2", 2, 3500, true, false);
-		// t-2's first delivery ran out of visibility, which its container counted: the second run is no violation.
+		// t-2's first delivery ran out of visibility in an outage, which its container counted: the second
+		// run is no violation.
 		this.ledger.staleCounts.add(new TaskLedger.StaleCount(1, 3000, "extend", 1));
 
-		check(Map.of());
+		check(Map.of(), new Outages.Window(1, 500, 2_500));
 
 		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-1");
 		assertThat(this.violations.all()).extracting(Violation::invariant).containsExactly(QueueChecks.ACK_AFTER_WORK);
@@ -203,7 +204,7 @@ class QueueChecksTests {
 		// Instance 0 counted one acknowledgement stale once the link was back, after both runs.
 		this.ledger.staleCounts.add(new TaskLedger.StaleCount(0, 4_000, "ack", 1));
 
-		check(Map.of());
+		check(Map.of(), new Outages.Window(0, 1_000, 3_000));
 
 		// One count explains one duplicate: the other has no cause.
 		assertThat(this.violations.all()).extracting(Violation::invariant)
@@ -221,7 +222,7 @@ class QueueChecksTests {
 		this.ledger.staleCounts.add(new TaskLedger.StaleCount(2, 3_000, "extend", 1));
 		this.ledger.staleCounts.add(new TaskLedger.StaleCount(0, 1_000, "extend", 1));
 
-		check(Map.of());
+		check(Map.of(), new Outages.Window(-1, 1_000, 5_000));
 
 		assertThat(this.violations.all()).extracting(Violation::subject, Violation::invariant)
 			.containsExactly(tuple("t-1", QueueChecks.NO_UNEXPLAINED_DUPLICATE));
@@ -285,10 +286,57 @@ class QueueChecksTests {
 		this.ledger.staleCounts.add(new TaskLedger.StaleCount(0, 3_300, "ack-dropped", 1));
 		this.ledger.staleCounts.add(new TaskLedger.StaleCount(1, 1_000, "ack-dropped", 1));
 
-		check(Map.of());
+		check(Map.of(), new Outages.Window(-1, 500, 2_500));
 
 		assertThat(this.violations.all()).extracting(Violation::subject, Violation::invariant)
 			.containsExactly(tuple("t-2", QueueChecks.NO_UNEXPLAINED_DUPLICATE));
+	}
+
+	@Test
+	void staleCountExplainsADuplicateOnlyAfterTheInstanceWasOutOfReachForAThirdOfTheVisibilityTimeout() {
+		for (String id : List.of("t-1", "t-2", "t-3")) {
+			this.ledger.accepted.put(id, 100L);
+			success(id, 0, 1, 200, 5_000);
+			success(id, 2, 2, 3_500, 5_000);
+		}
+		this.ledger.staleCounts.add(new TaskLedger.StaleCount(0, 3_300, "ack", 3));
+
+		// One lost call (a black hole of 500 ms) and a stall of 200 ms apart: no stretch long enough.
+		check(Map.of(), new Outages.Window(0, 300, 800), new Outages.Window(-1, 1_000, 1_200));
+
+		assertThat(this.violations.all()).extracting(Violation::invariant)
+			.containsExactly(QueueChecks.NO_UNEXPLAINED_DUPLICATE, QueueChecks.NO_UNEXPLAINED_DUPLICATE,
+					QueueChecks.NO_UNEXPLAINED_DUPLICATE);
+		assertThat(this.violations.all().get(0).text()).contains("longest out of reach", ": 500 ms");
+	}
+
+	@Test
+	void outOfReachStretchJoinsTheInstancesLinkFaultsTheServersAndStallsWhereTheyOverlap() {
+		Outages outages = new Outages(List.of(new Outages.Window(0, 300, 800), new Outages.Window(-1, 700, 1_200),
+				new Outages.Window(1, 1_100, 5_000), new Outages.Window(0, 1_250, 1_400)));
+
+		assertThat(outages.longest(0, 0, 10_000, 0)).isEqualTo(900);
+		assertThat(outages.longest(0, 500, 10_000, 0)).isEqualTo(700);
+		assertThat(outages.longest(1, 0, 10_000, 0)).isEqualTo(4_300);
+		assertThat(outages.longest(2, 0, 10_000, 0)).isEqualTo(500);
+	}
+
+	@Test
+	void failoverExplainsAStaleDeliveryOnlyIfItWasClaimedBeforeThePromotion() {
+		for (String id : List.of("t-1", "t-2")) {
+			this.ledger.accepted.put(id, 100L);
+		}
+		// t-1 claimed before the replica's promotion at 1,000 (its claim may be lost with the old
+		// primary); t-2 after it, when Baton holds its calls for the new primary.
+		success("t-1", 0, 1, 900, 5_000);
+		success("t-1", 2, 2, 3_500, 5_000);
+		success("t-2", 0, 1, 1_500, 5_000);
+		success("t-2", 2, 2, 3_600, 5_000);
+		this.ledger.staleCounts.add(new TaskLedger.StaleCount(0, 3_300, "ack", 2));
+
+		check(Map.of(), new Outages.Window(-1, 1_000, 2_200, true));
+
+		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-2");
 	}
 
 	/** A successful sync run of 20 ms on the instance, started on the wall clock at 10,000 + (start - 200) ms. */
@@ -311,9 +359,13 @@ class QueueChecksTests {
 				absentWhilePending));
 	}
 
-	private void check(Map<String, Long> deadLettered) {
+	/**
+	 * @param outages when instances could not reach Redis
+	 */
+	private void check(Map<String, Long> deadLettered, Outages.Window... outages) {
 		QueueChecks checks = new QueueChecks(this.ledger, List.of(), this.violations, this.timeline);
 		checks.deadLettered(deadLettered);
+		checks.outages(new Outages(List.of(outages)));
 		checks.check();
 	}
 

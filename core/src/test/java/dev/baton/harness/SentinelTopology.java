@@ -135,6 +135,28 @@ final class SentinelTopology implements HarnessTopology, ServerFaults {
 		return this.lostData;
 	}
 
+	/**
+	 * A primary kill, from the kill until the sentinels switched (or, without a promotion, until
+	 * the node came back); a failover from the replica's promotion until the switch, in which
+	 * Baton holds its calls: it explains only deliveries claimed before the promotion, since what
+	 * Baton claims afterwards goes to the new primary and is not lost.
+	 */
+	@Override
+	public List<Outages.Window> outages() {
+		List<Outages.Window> windows = new ArrayList<>();
+		for (Failover failover : this.failovers) {
+			if (failover.kind == FaultKind.PRIMARY_KILL) {
+				windows.add(new Outages.Window(-1, failover.atMillis,
+						(failover.switchedAt >= 0) ? failover.switchedAt : failover.restartedAt));
+			}
+			else if (failover.promotedAt >= 0) {
+				windows.add(new Outages.Window(-1, failover.promotedAt,
+						(failover.switchedAt >= 0) ? failover.switchedAt : Long.MAX_VALUE, true));
+			}
+		}
+		return windows;
+	}
+
 	@Override
 	public void apply(Fault fault, LongConsumer sleepUntil) {
 		long latest = Math.max(fault.atMillis(),
@@ -147,7 +169,7 @@ final class SentinelTopology implements HarnessTopology, ServerFaults {
 		Failover failover = new Failover(fault.kind(), this.timeline.now(), primary);
 		this.failovers.add(failover);
 		try {
-			apply(fault, primary, sleepUntil);
+			apply(fault, failover, sleepUntil);
 		}
 		catch (RuntimeException ex) {
 			// Not applied: tasks handled again are not its doing.
@@ -156,7 +178,8 @@ final class SentinelTopology implements HarnessTopology, ServerFaults {
 		}
 	}
 
-	private void apply(Fault fault, int primary, LongConsumer sleepUntil) {
+	private void apply(Fault fault, Failover failover, LongConsumer sleepUntil) {
+		int primary = failover.oldPrimary;
 		switch (fault.kind()) {
 			case FAILOVER -> {
 				this.timeline.record(Timeline.FAULT, "SENTINEL FAILOVER of primary :" + primary);
@@ -179,6 +202,7 @@ final class SentinelTopology implements HarnessTopology, ServerFaults {
 				this.timeline.record(Timeline.FAULT, "sentinel names :" + newPrimary + " as primary");
 				sleepUntil.accept(fault.endMillis());
 				node.restart();
+				failover.restartedAt = this.timeline.now();
 				if (newPrimary == primary) {
 					// The set lost its data, as a standalone Redis killed: that excuses what it forgot.
 					this.lostData.add(new long[] { killedAt, this.timeline.now() });
@@ -369,6 +393,9 @@ final class SentinelTopology implements HarnessTopology, ServerFaults {
 		private volatile long switchedAt = -1;
 
 		private volatile String switchedTo = "";
+
+		/** When a killed primary was restarted, ms from the run's start. */
+		private volatile long restartedAt = Long.MAX_VALUE;
 
 		Failover(@Nullable FaultKind kind, long atMillis, int oldPrimary) {
 			this.kind = kind;

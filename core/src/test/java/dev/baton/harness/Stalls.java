@@ -54,6 +54,11 @@ final class Stalls {
 			.sum();
 	}
 
+	/** Each stall, {start, end} in ms from the run's start. */
+	List<long[]> windows() {
+		return List.copyOf(this.stalls);
+	}
+
 	long longest() {
 		return this.stalls.stream().mapToLong((stall) -> stall[1] - stall[0]).max().orElse(0);
 	}

@@ -1,0 +1,79 @@
+package dev.baton.harness;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * When each instance could not reach Redis, or not in time: the faults of its own link (cut,
+ * black hole, latency), the faults of the server that every instance suffers, and the stalls of
+ * the harness's JVM, in which Baton's own threads stood still. What a duplicate needs by the docs
+ * is measured against it: Redis out of reach for a good part of a visibility timeout.
+ */
+final class Outages {
+
+	/**
+	 * How long after a promotion a delivery may have been claimed and still be lost with the old
+	 * primary: a claim sent just before it, answered just after.
+	 */
+	static final long CLAIM_SLACK_MILLIS = 200;
+
+	private final List<Window> windows;
+
+	Outages(List<Window> windows) {
+		this.windows = List.copyOf(windows);
+	}
+
+	/**
+	 * The longest stretch, within {@code [fromMillis, toMillis]}, in which the instance was out of
+	 * reach without a break for a delivery claimed at {@code claimedAtMillis} (or before), its own
+	 * and the server's windows joined where they overlap.
+	 */
+	long longest(int instance, long fromMillis, long toMillis, long claimedAtMillis) {
+		List<long[]> clipped = new ArrayList<>();
+		for (Window window : this.windows) {
+			if (!window.hits(instance) || (window.lostClaimsOnly() && claimedAtMillis > window.start() + CLAIM_SLACK_MILLIS)) {
+				continue;
+			}
+			long start = Math.max(fromMillis, window.start());
+			long end = Math.min(toMillis, window.end());
+			if (start < end) {
+				clipped.add(new long[] { start, end });
+			}
+		}
+		clipped.sort(Comparator.comparingLong((window) -> window[0]));
+		long longest = 0;
+		long start = Long.MIN_VALUE;
+		long end = Long.MIN_VALUE;
+		for (long[] window : clipped) {
+			if (window[0] > end) {
+				start = window[0];
+			}
+			end = Math.max(end, window[1]);
+			longest = Math.max(longest, end - start);
+		}
+		return longest;
+	}
+
+	/**
+	 * A time Redis was out of reach.
+	 * @param instance the instance whose link it hit, or -1 for every instance
+	 * @param start ms from the run's start
+	 * @param end ms from the run's start
+	 * @param lostClaimsOnly whether it explains only deliveries claimed before it began: a
+	 * failover's promotion, from which on Baton holds its calls until the switch, so that what it
+	 * claims then is not lost and its extensions wait no longer than they can afford
+	 */
+	record Window(int instance, long start, long end, boolean lostClaimsOnly) {
+
+		Window(int instance, long start, long end) {
+			this(instance, start, end, false);
+		}
+
+		boolean hits(int other) {
+			return this.instance == -1 || this.instance == other;
+		}
+
+	}
+
+}
