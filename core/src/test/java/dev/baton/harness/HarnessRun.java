@@ -105,8 +105,11 @@ final class HarnessRun {
 		Thread producer = new Thread(tasks, "harness-producer");
 		producer.setDaemon(true);
 
+		VisibilityWatch visibility = new VisibilityWatch(redis,
+				RedisDelayQueues.DEFAULT_KEY_PREFIX + "{" + HarnessInstance.QUEUE + "}:inflight", this.timeline);
 		this.timeline.zero();
 		this.stalls.start();
+		visibility.start();
 		faults.start();
 		locks.start(managers, LOCK_THREADS_PER_INSTANCE, until, this.seed);
 		annotated.startAnnotated(managers, ANNOTATED_THREADS_PER_INSTANCE, HarnessInstance.COMMAND_TIMEOUT, until,
@@ -130,17 +133,23 @@ final class HarnessRun {
 		annotatedChecks.checkHistory();
 		QueueChecks queueChecks = new QueueChecks(this.ledger, dataLoss, this.violations, this.timeline);
 		queueChecks.consumerStops(faults.consumerStops());
-		queueChecks.outages(faults.outages(topology.outages(), this.stalls));
+		Outages outages = faults.outages(topology.outages(), this.stalls);
+		queueChecks.outages(outages);
 		queueChecks.drain(checkerQueue, Duration.ofSeconds(40));
+		visibility.stop();
 		instances.forEach(HarnessInstance::stopConsuming);
 		queueChecks.check();
+		VisibilityChecks visibilityChecks = new VisibilityChecks(this.ledger, outages, faults.consumerStops(),
+				this.violations);
+		visibilityChecks.check(visibility.nearDeadlines());
 
 		List<String> totals = new ArrayList<>(List.of(
 				faults.applied() + " faults applied over " + this.faultPhase.toMillis() + " ms; " + this.stalls.count()
 						+ " stalls of the harness JVM, the longest " + this.stalls.longest() + " ms",
 				"locks: " + lockChecks.summary(),
 				"@DistributedLock methods: " + annotatedChecks.summary(),
-				"queue: " + tasks.summary() + ", " + queueChecks.summary() + ", " + stale(instances)));
+				"queue: " + tasks.summary() + ", " + queueChecks.summary() + ", " + stale(instances) + "; "
+						+ visibilityChecks.summary()));
 		totals.addAll(topology.totals(this.ledger));
 		HarnessReport report = new HarnessReport(schedule, this.violations.all(), totals, this.timeline,
 				topology.seedsProperty(), faults.applied());

@@ -5,7 +5,8 @@ package dev.baton.harness;
  *
  * @param behaviour {@code fast}, {@code slow}, {@code flaky} (fails its first attempts) or
  * {@code failing} (fails every attempt, so it is dead-lettered)
- * @param sleepMillis how long a slow handler takes
+ * @param sleepMillis how long a slow handler takes: up to 1.2 s, or for one in four 2.5 to 6 s,
+ * longer than the visibility timeout
  * @param failures how many attempts a flaky handler fails
  */
 record HarnessTask(String behaviour, long sleepMillis, int failures) {

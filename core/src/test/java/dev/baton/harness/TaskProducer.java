@@ -87,8 +87,12 @@ final class TaskProducer implements Runnable {
 		if (pick < 12) {
 			return new HarnessTask("fast", 0, 0);
 		}
-		if (pick < 16) {
+		if (pick < 15) {
 			return new HarnessTask("slow", 200 + this.random.nextInt(1000), 0);
+		}
+		if (pick < 16) {
+			// Past the visibility timeout: held only by the container's extensions.
+			return new HarnessTask("slow", 2500 + this.random.nextInt(3500), 0);
 		}
 		if (pick < 19) {
 			return new HarnessTask("flaky", 0, 1 + this.random.nextInt(2));

@@ -1,0 +1,93 @@
+package dev.baton.harness;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The container keeps a running handler's task invisible: "while a handler runs, and while its
+ * acknowledgement is being retried, the container extends the task's visibility", a third of the
+ * visibility timeout after the last confirmed extension, so that the deadline stays at least two
+ * thirds of the timeout ahead while Redis answers, and a failed extension is tried again within a
+ * tenth of a third. A deadline that {@link VisibilityWatch} saw less than
+ * {@link VisibilityWatch#NEAR_MILLIS} ahead (or past) while a handler ran the task is a violation
+ * unless every instance running it then had been out of reach for
+ * {@link QueueChecks#MIN_OUTAGE_MILLIS} at a stretch in the visibility timeout before, or was
+ * stopping its consumer. It is what a duplicate needs, checked whether or not another consumer
+ * claimed the task.
+ */
+final class VisibilityChecks {
+
+	/** A run's first and last moments, in which its delivery may be claimed or settled meanwhile. */
+	private static final long EDGE_MILLIS = 50;
+
+	private final TaskLedger ledger;
+
+	private final Outages outages;
+
+	private final List<long[]> consumerStops;
+
+	private final Violations violations;
+
+	private int seen;
+
+	private int lapsed;
+
+	private int whileRunning;
+
+	private int excused;
+
+	/**
+	 * @param consumerStops consumer restarts, {instance, start, end} in ms from the run's start
+	 */
+	VisibilityChecks(TaskLedger ledger, Outages outages, List<long[]> consumerStops, Violations violations) {
+		this.ledger = ledger;
+		this.outages = outages;
+		this.consumerStops = List.copyOf(consumerStops);
+		this.violations = violations;
+	}
+
+	void check(List<VisibilityWatch.NearDeadline> nearDeadlines) {
+		this.seen = nearDeadlines.size();
+		for (VisibilityWatch.NearDeadline near : nearDeadlines) {
+			this.lapsed += near.lapsed() ? 1 : 0;
+			long seenAt = near.seenMillis();
+			List<TaskLedger.Run> running = this.ledger.runsOf(near.id())
+				.stream()
+				.filter((run) -> run.startMillis() + EDGE_MILLIS < seenAt && seenAt < run.endMillis() - EDGE_MILLIS)
+				.toList();
+			if (running.isEmpty()) {
+				continue;
+			}
+			this.whileRunning++;
+			if (running.stream().anyMatch((run) -> excused(run, seenAt))) {
+				this.excused++;
+				continue;
+			}
+			this.violations.add(seenAt, near.id(), QueueChecks.NO_UNEXPLAINED_DUPLICATE,
+					"the task's visibility deadline, " + near.deadlineMillis() + " ms, was " + (near.deadlineMillis() - seenAt)
+							+ " ms ahead at " + seenAt + " ms while " + running.stream()
+								.map((run) -> "instance-" + run.instance() + "'s attempt " + run.attempt() + " ran ("
+										+ run.startMillis() + " to " + run.endMillis() + " ms, out of reach at most "
+										+ longestOutage(run, seenAt) + " ms at a stretch in the visibility timeout before)")
+								.collect(Collectors.joining(" and "))
+							+ ": its container did not extend it in time, with Redis in reach");
+		}
+	}
+
+	private boolean excused(TaskLedger.Run run, long atMillis) {
+		boolean stopping = this.consumerStops.stream()
+			.anyMatch((stop) -> stop[0] == run.instance() && stop[1] <= atMillis && atMillis <= stop[2]);
+		return stopping || longestOutage(run, atMillis) >= QueueChecks.MIN_OUTAGE_MILLIS;
+	}
+
+	private long longestOutage(TaskLedger.Run run, long atMillis) {
+		return this.outages.longest(run.instance(), atMillis - HarnessInstance.VISIBILITY_TIMEOUT.toMillis(), atMillis,
+				run.startMillis());
+	}
+
+	String summary() {
+		return this.seen + " visibility deadlines seen near (" + this.lapsed + " past), " + this.whileRunning
+				+ " while a handler ran, " + this.excused + " of them after the instance was out of reach or stopping";
+	}
+
+}
