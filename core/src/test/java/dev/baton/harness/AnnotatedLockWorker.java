@@ -3,10 +3,13 @@ package dev.baton.harness;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 
 import dev.baton.lock.LockNotAcquiredException;
 import dev.baton.lock.LockUnavailableException;
+import dev.baton.lock.redis.RedisLockManager;
 
 /**
  * One thread of an instance calling the {@code @DistributedLock} methods of its proxied
@@ -20,6 +23,11 @@ final class AnnotatedLockWorker implements Runnable {
 	private static final String[] METHODS = { "once", "waiting", "fixedLease", "later" };
 
 	private final String holderPrefix;
+
+	private final int instance;
+
+	/** The manager the advisor asks, read before each call for the liveness check. */
+	private final Supplier<RedisLockManager> manager;
 
 	private final AnnotatedSections sections;
 
@@ -35,9 +43,12 @@ final class AnnotatedLockWorker implements Runnable {
 
 	private int round;
 
-	AnnotatedLockWorker(String holderPrefix, AnnotatedSections sections, List<String> keys, LockWorkload workload,
-			Duration commandTimeout, long untilMillis, long seed) {
+	AnnotatedLockWorker(String holderPrefix, int instance, Supplier<RedisLockManager> manager,
+			AnnotatedSections sections, List<String> keys, LockWorkload workload, Duration commandTimeout,
+			long untilMillis, long seed) {
 		this.holderPrefix = holderPrefix;
+		this.instance = instance;
+		this.manager = manager;
 		this.sections = sections;
 		this.keys = keys;
 		this.workload = workload;
@@ -62,21 +73,33 @@ final class AnnotatedLockWorker implements Runnable {
 			};
 			// The body, and the release: one more command after the acquisition.
 			Duration bound = Duration.ofMillis(waitMillis + holdMillis).plus(this.commandTimeout);
+			// The advisor asks the same supplier a moment later: after a restart in between, the
+			// refusal is judged against the old manager's owners, and a ghost of the new one missed.
+			RedisLockManager manager = this.manager.get();
+			LockUse use = this.workload.begin(holder, name, this.instance);
 			try {
-				this.workload.bounds.call("@DistributedLock " + METHODS[method], name, bound, () -> {
+				boolean ran = this.workload.bounds.call("@DistributedLock " + METHODS[method], name, bound, () -> {
 					switch (method) {
 						case 0 -> this.sections.once(key, holder, holdMillis);
 						case 1 -> this.sections.waiting(key, holder, holdMillis);
 						case 2 -> this.sections.fixedLease(key, holder, holdMillis, this.workload.timeline.now());
-						default -> join(this.sections.later(key, holder, holdMillis));
+						default -> {
+							// Skipped (not acquired), it completes with null.
+							return join(this.sections.later(key, holder, holdMillis)) != null;
+						}
 					}
-					return null;
+					return true;
 				});
+				if (!ran) {
+					this.workload.refused(use, manager);
+				}
 			}
 			catch (LockNotAcquiredException ex) {
-				// Taken by another caller for the whole wait.
+				// Taken by another caller for the whole wait, or so Baton says: the key tells.
+				this.workload.refused(use, manager);
 			}
 			catch (LockUnavailableException ex) {
+				use.replyLost = true;
 				this.workload.unavailable.incrementAndGet();
 				this.workload.timeline.record(name, holder + ": " + ex.getMessage());
 				Pause.millis(20);
@@ -85,12 +108,15 @@ final class AnnotatedLockWorker implements Runnable {
 				this.workload.violations.add(name, "lock calls fail only with LockUnavailableException",
 						"unexpected " + ex);
 			}
+			finally {
+				this.workload.end(use);
+			}
 		}
 	}
 
-	private static void join(java.util.concurrent.CompletableFuture<Boolean> future) {
+	private static Boolean join(CompletableFuture<Boolean> future) {
 		try {
-			future.join();
+			return future.join();
 		}
 		catch (CompletionException ex) {
 			if (ex.getCause() instanceof RuntimeException cause) {

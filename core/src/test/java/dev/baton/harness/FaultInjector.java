@@ -45,6 +45,9 @@ final class FaultInjector {
 
 	private final List<LockShutdown> lockShutdowns = new CopyOnWriteArrayList<>();
 
+	/** Every fault injected, applied or not, with when it was under way: what excuses a lock key left behind. */
+	private final List<Applied> injected = new CopyOnWriteArrayList<>();
+
 	private final List<Thread> tracks = new ArrayList<>();
 
 	private final AtomicInteger applied = new AtomicInteger();
@@ -132,6 +135,8 @@ final class FaultInjector {
 		if (fault.kind().timedHere()) {
 			this.outages.add(new Outages.Window(fault.instance(), start, this.timeline.now()));
 		}
+		// Kept even if it could not be applied: it may have been, in part.
+		this.injected.add(new Applied(fault, start, this.timeline.now()));
 	}
 
 	private void apply(Fault fault) {
@@ -188,6 +193,21 @@ final class FaultInjector {
 		old.close();
 		this.timeline.record(Timeline.FAULT, "end " + fault.kind() + " " + fault.target() + ": old lock manager closed"
 				+ (released ? " once all was released" : " with leases still held (bound reached)"));
+	}
+
+	/** Every fault the tracks injected, in the order they ended, with when each was under way. */
+	List<Applied> injected() {
+		return this.injected;
+	}
+
+	/**
+	 * A fault as the injector applied it.
+	 * @param fault the fault of the schedule
+	 * @param startMillis when the injector began to apply it, ms from the run's start
+	 * @param endMillis when it was undone (an instant fault: applied), ms from the run's start
+	 */
+	record Applied(Fault fault, long startMillis, long endMillis) {
+
 	}
 
 	/** The lock managers restarts closed: when each closed, and whether all it granted was released by then. */

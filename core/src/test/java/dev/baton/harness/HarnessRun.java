@@ -92,10 +92,11 @@ final class HarnessRun {
 			.<Supplier<RedisLockManager>>map((instance) -> instance::locks)
 			.toList();
 		FaultInjector faults = new FaultInjector(schedule, instances, topology.serverFaults(), this.timeline);
+		LockKeyReader keys = new LockKeyReader(redis);
 		LockWorkload locks = new LockWorkload(this.timeline, this.violations, this.stalls,
-				HarnessInstance.COMMAND_TIMEOUT, SLACK);
+				HarnessInstance.COMMAND_TIMEOUT, SLACK, keys);
 		LockWorkload annotated = new LockWorkload(this.timeline, this.violations, this.stalls,
-				HarnessInstance.COMMAND_TIMEOUT, SLACK);
+				HarnessInstance.COMMAND_TIMEOUT, SLACK, keys);
 		instances.forEach(HarnessInstance::startConsuming);
 		long until = this.faultPhase.toMillis();
 		CallBounds queueCalls = new CallBounds(QueueChecks.BOUNDED, HarnessInstance.QUEUE_COMMAND_TIMEOUT, SLACK,
@@ -129,8 +130,10 @@ final class HarnessRun {
 		// Loss reports arrive within a renewal period; by now every one has.
 		lockChecks.checkHistory();
 		lockChecks.checkShutdowns(faults.lockShutdowns());
+		lockChecks.checkRefusals(faults.injected());
 		LockChecks annotatedChecks = new LockChecks(annotated, this.losses, dataLoss, HarnessInstance.LEASE_TIME);
 		annotatedChecks.checkHistory();
+		annotatedChecks.checkRefusals(faults.injected());
 		QueueChecks queueChecks = new QueueChecks(this.ledger, dataLoss, this.violations, this.timeline);
 		queueChecks.consumerStops(faults.consumerStops());
 		Outages outages = faults.outages(topology.outages(), this.stalls);

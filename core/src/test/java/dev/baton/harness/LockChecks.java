@@ -1,6 +1,7 @@
 package dev.baton.harness;
 
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,18 @@ final class LockChecks {
 
 	static final String SHUTDOWN = "Stopping the application never gives away a lock in use";
 
+	static final String REPLAY = "A lock command that runs twice has the outcome of running once";
+
+	/**
+	 * Faults after which a key may hold an owner that no holder knows of until its lease runs out:
+	 * a grant whose reply was lost on the instance's link, or on a server out of reach; a release
+	 * that was not confirmed. A reset or a killed client is not among them: Lettuce sends the
+	 * command again, and its second run must have the outcome of the first.
+	 */
+	private static final Set<FaultKind> LEAVE_OWNERS = EnumSet.of(FaultKind.CUT, FaultKind.BLACK_HOLE,
+			FaultKind.LATENCY, FaultKind.CLIENT_PAUSE, FaultKind.REDIS_KILL, FaultKind.FAILOVER, FaultKind.PRIMARY_KILL,
+			FaultKind.PRIMARY_FREEZE);
+
 	private final LockWorkload workload;
 
 	private final LossReports losses;
@@ -40,6 +53,14 @@ final class LockChecks {
 	private int excusedByLoss;
 
 	private int excusedByKill;
+
+	private int refusalsOfOwnOwner;
+
+	private int refusalsUnjudged;
+
+	private int ownOwnerExcusedByCall;
+
+	private int ownOwnerExcusedByFault;
 
 	LockChecks(LockWorkload workload, LossReports losses, List<long[]> kills, Duration leaseTime) {
 		this.workload = workload;
@@ -117,6 +138,54 @@ final class LockChecks {
 		return false;
 	}
 
+	/**
+	 * Liveness: an acquisition refused while the key held an owner of the caller's own lock
+	 * manager must be explained by another call of that instance on the lock (under way then and
+	 * granted the lock, or a reply of it lost less than a lease and a second before; the instance
+	 * rather than the manager, as a {@code @DistributedLock} call does not know which manager of a
+	 * restarted instance the advisor asked), or by a fault that may leave an
+	 * owner nobody knows of ({@link #LEAVE_OWNERS}, on the instance's link or the server) that
+	 * ended less than a lease and a second before. Otherwise the acquisition itself put its owner
+	 * there, a command of it run twice: the caller is told "not acquired" while Redis holds the
+	 * lock for it until its lease runs out.
+	 * @param injected the faults applied during the run
+	 */
+	void checkRefusals(List<FaultInjector.Applied> injected) {
+		long linger = this.leaseTime.toMillis() + 1000;
+		for (RefusedAcquisition refusal : this.workload.refusals) {
+			String own = this.workload.keys.prefixOf(refusal.manager());
+			if (own == null) {
+				// None of the manager's holders was seen: its owners cannot be told from others.
+				this.refusalsUnjudged++;
+				continue;
+			}
+			if (!own.equals(LockKeyReader.prefix(refusal.found()))) {
+				continue;
+			}
+			this.refusalsOfOwnOwner++;
+			if (this.workload.uses.stream()
+				.anyMatch((use) -> use != refusal.use() && use.instance == refusal.use().instance
+						&& use.name.equals(refusal.name())
+						&& use.mayHoldBetween(refusal.atMillis(), refusal.readEndMillis(), linger))) {
+				this.ownOwnerExcusedByCall++;
+				continue;
+			}
+			if (injected.stream()
+				.anyMatch((applied) -> LEAVE_OWNERS.contains(applied.fault().kind())
+						&& (applied.fault().instance() == -1 || applied.fault().instance() == refusal.use().instance)
+						&& applied.startMillis() <= refusal.readEndMillis()
+						&& refusal.atMillis() <= applied.endMillis() + linger)) {
+				this.ownOwnerExcusedByFault++;
+				continue;
+			}
+			this.violations.add(refusal.atMillis(), refusal.name(), REPLAY,
+					refusal.use() + " was refused, and right after, at " + refusal.atMillis() + " ms, Redis held "
+							+ "the lock for " + refusal.found() + ": an owner of the caller's own lock manager that no "
+							+ "other call of instance-" + refusal.use().instance + " was using, with no cut, black "
+							+ "hole, latency or server fault within a lease and a second");
+		}
+	}
+
 	/** After healing: every manager holds nothing, and Redis keeps no lock key without an expiry. */
 	void checkNothingLeft(List<RedisLockManager> managers, StringRedisTemplate redis) throws InterruptedException {
 		for (int i = 0; i < managers.size(); i++) {
@@ -162,7 +231,11 @@ final class LockChecks {
 				+ " excused by a reported loss and " + this.excusedByKill + " by a Redis kill; " + this.losses.count()
 				+ " losses reported, " + this.workload.unavailable.get() + " calls unavailable, "
 				+ this.workload.unconfirmedReleases.get() + " releases unconfirmed, " + this.workload.bounds.calls()
-				+ " calls timed (longest " + this.workload.bounds.longestOverWaitMillis() + " ms beyond its wait)";
+				+ " calls timed (longest " + this.workload.bounds.longestOverWaitMillis() + " ms beyond its wait); "
+				+ this.workload.refusals.size() + " refused acquisitions checked (" + this.workload.refusalsUnread.get()
+				+ " more with the key unread, " + this.refusalsUnjudged + " of a manager not seen holding), "
+				+ this.refusalsOfOwnOwner + " with the key held by their own manager, " + this.ownOwnerExcusedByCall
+				+ " of them excused by another call, " + this.ownOwnerExcusedByFault + " by a fault";
 	}
 
 }

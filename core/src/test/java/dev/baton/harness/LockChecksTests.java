@@ -14,12 +14,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class LockChecksTests {
 
+	private static final long NEVER = Long.MAX_VALUE;
+
 	private final Timeline timeline = new Timeline();
 
 	private final Violations violations = new Violations(this.timeline);
 
 	private final LockWorkload workload = new LockWorkload(this.timeline, this.violations,
-			new Stalls(this.timeline), Duration.ofMillis(300), Duration.ofSeconds(1));
+			new Stalls(this.timeline), Duration.ofMillis(300), Duration.ofSeconds(1), new LockKeyReader(null));
 
 	private final LossReports losses = new LossReports(this.timeline);
 
@@ -116,6 +118,121 @@ class LockChecksTests {
 			assertThat(violation.invariant()).isEqualTo(LockChecks.SHUTDOWN);
 			assertThat(violation.subject()).isEqualTo("ledger");
 		});
+	}
+
+	@Test
+	void aRefusalWhileRedisHeldTheLockForAnOwnerOfTheCallersOwnManagerNobodyUsedIsAViolation() {
+		Object manager = new Object();
+		Object other = new Object();
+		this.workload.keys.remember(manager, "host/aaaa");
+		this.workload.keys.remember(other, "host/bbbb");
+		refuse(manager, 0, "ledger", 5_000, "host/aaaa:7");
+		// Held by another manager's owner, or free by then: a refusal as any other.
+		refuse(manager, 0, "report", 5_000, "host/bbbb:3");
+		refuse(manager, 0, "settlement:1", 5_000, null);
+		// A manager none of whose holders was seen cannot be judged.
+		refuse(new Object(), 1, "ledger", 5_000, "host/cccc:1");
+
+		checkRefusals(List.of());
+
+		assertThat(this.violations.all()).singleElement().satisfies((violation) -> {
+			assertThat(violation.invariant()).isEqualTo(LockChecks.REPLAY);
+			assertThat(violation.subject()).isEqualTo("ledger");
+			assertThat(violation.text()).contains("host/aaaa:7");
+		});
+	}
+
+	@Test
+	void anOwnerOfTheCallersManagerIsExcusedByAGrantedCallOfItsInstanceOnTheLockOrOneThatLostAReplyWithinALease() {
+		Object manager = new Object();
+		this.workload.keys.remember(manager, "host/aaaa");
+		use(0, "ledger", 4_000, Long.MAX_VALUE, 5_800, false);
+		use(1, "report", 4_000, Long.MAX_VALUE, 4_100, false);
+		use(0, "settlement:1", 4_000, 4_100, 4_050, false);
+		use(0, "report", 1_000, 2_000, NEVER, true);
+		use(0, "annotated:ledger", 4_000, 6_000, NEVER, false);
+		use(0, "annotated:report", 4_000, 8_000, 6_500, false);
+		// Granted less than a second after the refusal: Redis may have granted it before.
+		refuse(manager, 0, "ledger", 5_000, "host/aaaa:1");
+		// Another instance's call, one that ended without losing a reply, one that was refused, or
+		// a waiter granted well after does not.
+		refuse(manager, 0, "report", 5_000, "host/aaaa:2");
+		refuse(manager, 0, "settlement:1", 5_000, "host/aaaa:3");
+		refuse(manager, 0, "annotated:ledger", 5_000, "host/aaaa:6");
+		refuse(manager, 0, "annotated:report", 5_000, "host/aaaa:7");
+		// Within a lease (1.5 s) and a second of the lost reply, and no longer.
+		refuse(manager, 0, "report", 4_400, "host/aaaa:4");
+		refuse(manager, 0, "report", 4_600, "host/aaaa:5");
+
+		checkRefusals(List.of());
+
+		assertThat(this.violations.all()).extracting(Violation::text)
+			.hasSize(5)
+			.anySatisfy((text) -> assertThat(text).contains("host/aaaa:2"))
+			.anySatisfy((text) -> assertThat(text).contains("host/aaaa:3"))
+			.anySatisfy((text) -> assertThat(text).contains("host/aaaa:5"))
+			.anySatisfy((text) -> assertThat(text).contains("host/aaaa:6"))
+			.anySatisfy((text) -> assertThat(text).contains("host/aaaa:7"));
+	}
+
+	@Test
+	void anOwnerOfTheCallersManagerIsExcusedByACutOfItsLinkOrAServerFaultThatEndedWithinALeaseAndASecond() {
+		Object manager = new Object();
+		this.workload.keys.remember(manager, "host/aaaa");
+		List<FaultInjector.Applied> faults = List.of(applied(FaultKind.CUT, 0, 1_000, 2_000),
+				applied(FaultKind.BLACK_HOLE, 2, 5_000, 6_000), applied(FaultKind.REDIS_KILL, -1, 10_000, 10_500));
+		refuse(manager, 0, "ledger", 1_500, "host/aaaa:1");
+		refuse(manager, 0, "ledger", 4_400, "host/aaaa:2");
+		refuse(manager, 1, "ledger", 12_000, "host/aaaa:3");
+		// Too late after the cut; a black hole of another instance's link.
+		refuse(manager, 0, "ledger", 4_600, "host/aaaa:4");
+		refuse(manager, 1, "ledger", 5_500, "host/aaaa:5");
+
+		checkRefusals(faults);
+
+		assertThat(this.violations.all()).extracting(Violation::text)
+			.hasSize(2)
+			.anySatisfy((text) -> assertThat(text).contains("host/aaaa:4"))
+			.anySatisfy((text) -> assertThat(text).contains("host/aaaa:5"));
+	}
+
+	@Test
+	void anOwnerOfTheCallersManagerIsNotExcusedByAResetAfterForwardOrAClientKill() {
+		Object manager = new Object();
+		this.workload.keys.remember(manager, "host/aaaa");
+		List<FaultInjector.Applied> faults = List.of(applied(FaultKind.RESET_AFTER_FORWARD, 0, 5_000, 5_000),
+				applied(FaultKind.CLIENT_KILL, -1, 5_000, 5_000), applied(FaultKind.LOCKS_RESTART, 0, 4_900, 5_000));
+		refuse(manager, 0, "ledger", 5_010, "host/aaaa:1");
+
+		checkRefusals(faults);
+
+		assertThat(this.violations.all()).extracting(Violation::invariant).containsExactly(LockChecks.REPLAY);
+	}
+
+	/** A call, granted at {@code grantedMillis} ({@link #NEVER} if refused). */
+	private LockUse use(int instance, String name, long startMillis, long endMillis, long grantedMillis,
+			boolean replyLost) {
+		LockUse use = new LockUse("instance-" + instance + "/t0/" + startMillis, name, instance, startMillis);
+		use.endMillis = endMillis;
+		use.grantedMillis = grantedMillis;
+		use.replyLost = replyLost;
+		this.workload.uses.add(use);
+		return use;
+	}
+
+	/** A call refused at {@code atMillis}, the key then holding {@code found}. */
+	private void refuse(Object manager, int instance, String name, long atMillis, String found) {
+		LockUse use = use(instance, name, atMillis - 10, atMillis, NEVER, false);
+		this.workload.refusals.add(new RefusedAcquisition(use, manager, atMillis, atMillis + 1, found));
+	}
+
+	private static FaultInjector.Applied applied(FaultKind kind, int instance, long startMillis, long endMillis) {
+		return new FaultInjector.Applied(new Fault(startMillis, kind, instance, endMillis - startMillis, 0), startMillis,
+				endMillis);
+	}
+
+	private void checkRefusals(List<FaultInjector.Applied> faults) {
+		new LockChecks(this.workload, this.losses, List.of(), Duration.ofMillis(1500)).checkRefusals(faults);
 	}
 
 	private Hold enterWithoutToken(String holder, String name) {

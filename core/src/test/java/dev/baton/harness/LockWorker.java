@@ -29,6 +29,8 @@ final class LockWorker implements Runnable {
 
 	private final String holderPrefix;
 
+	private final int instance;
+
 	/** The instance's lock manager at the time of each call: another one after a restart. */
 	private final Supplier<RedisLockManager> locks;
 
@@ -42,9 +44,13 @@ final class LockWorker implements Runnable {
 
 	private int round;
 
-	LockWorker(String holderPrefix, Supplier<RedisLockManager> locks, List<String> names, LockWorkload workload,
-			long untilMillis, long seed) {
+	/** The call of this round, marked when a reply of it is lost. */
+	private LockUse use;
+
+	LockWorker(String holderPrefix, int instance, Supplier<RedisLockManager> locks, List<String> names,
+			LockWorkload workload, long untilMillis, long seed) {
 		this.holderPrefix = holderPrefix;
+		this.instance = instance;
 		this.locks = locks;
 		this.names = names;
 		this.workload = workload;
@@ -59,6 +65,7 @@ final class LockWorker implements Runnable {
 			Duration wait = WAITS[this.random.nextInt(WAITS.length)];
 			// Mostly short sections; one in ten outlasts a renewal period or two.
 			long holdMillis = (this.random.nextInt(10) == 0) ? 500 + this.random.nextInt(1500) : this.random.nextInt(50);
+			this.use = this.workload.begin(this.holderPrefix + "/" + this.round, name, this.instance);
 			try {
 				if (this.random.nextBoolean()) {
 					withLease(name, wait, holdMillis);
@@ -69,12 +76,16 @@ final class LockWorker implements Runnable {
 			}
 			catch (LockUnavailableException ex) {
 				// Redis out of reach: a caller tries again, a little later.
+				this.use.replyLost = true;
 				this.workload.unavailable.incrementAndGet();
 				Pause.millis(20);
 			}
 			catch (Exception ex) {
 				this.workload.violations.add(name, "lock calls fail only with LockUnavailableException",
 						"unexpected " + ex);
+			}
+			finally {
+				this.workload.end(this.use);
 			}
 		}
 	}
@@ -86,8 +97,10 @@ final class LockWorker implements Runnable {
 		Optional<LockLease> acquired = this.workload.bounds.call("tryAcquire", name, wait,
 				() -> manager.tryAcquire(name, wait, leaseTime));
 		if (acquired.isEmpty()) {
+			this.workload.refused(this.use, manager);
 			return;
 		}
+		this.use.granted(this.workload.timeline.now());
 		LockLease lease = acquired.get();
 		try {
 			Long token = token(name, lease::fencingToken);
@@ -107,8 +120,10 @@ final class LockWorker implements Runnable {
 		RedisLockManager manager = this.locks.get();
 		RedisLock lock = manager.getLock(name);
 		if (!this.workload.bounds.call("tryLock", name, wait, () -> lock.tryLock(wait, null))) {
+			this.workload.refused(this.use, manager);
 			return;
 		}
+		this.use.granted(this.workload.timeline.now());
 		Hold hold = null;
 		try {
 			Long token = token(name, lock::getFencingToken);
@@ -145,6 +160,7 @@ final class LockWorker implements Runnable {
 			return null;
 		}
 		catch (LockUnavailableException ex) {
+			this.use.replyLost = true;
 			this.workload.unavailable.incrementAndGet();
 			return null;
 		}
@@ -153,6 +169,7 @@ final class LockWorker implements Runnable {
 	private Hold critical(String name, long token, long holdMillis, BooleanSupplier valid, RedisLockManager manager) {
 		Hold hold = new Hold(this.holderPrefix + "/" + this.round, name, token, this.workload.timeline.now(), manager);
 		this.workload.enter(hold);
+		this.workload.keys.learn(manager, name, valid);
 		this.workload.register.write(hold);
 		Pause.millis(holdMillis);
 		this.workload.register.write(hold);
@@ -167,6 +184,7 @@ final class LockWorker implements Runnable {
 		}
 		catch (LockUnavailableException ex) {
 			// Unconfirmed: Baton retries it; documented, so only counted.
+			this.use.replyLost = true;
 			this.workload.unconfirmedReleases.incrementAndGet();
 			this.workload.timeline.record(name, "release unconfirmed: " + ex.getMessage());
 		}

@@ -3,6 +3,8 @@ package dev.baton.harness;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -39,6 +41,21 @@ final class LockWorkload {
 
 	final AtomicLong unconfirmedReleases = new AtomicLong();
 
+	/** Reads lock keys for the liveness check; shared by the workloads, as they share managers. */
+	final LockKeyReader keys;
+
+	/** Every call on a lock, for the liveness check's excuses. */
+	final List<LockUse> uses = new CopyOnWriteArrayList<>();
+
+	/** The calls under way, by caller, which names their holds too. */
+	private final Map<String, LockUse> usesByCaller = new ConcurrentHashMap<>();
+
+	/** Acquisitions refused whose key could be read right after. */
+	final List<RefusedAcquisition> refusals = new CopyOnWriteArrayList<>();
+
+	/** Refused acquisitions whose key Redis did not let the checker read in time. */
+	final AtomicLong refusalsUnread = new AtomicLong();
+
 	private final List<Thread> threads = new ArrayList<>();
 
 	/** Where asynchronous {@code @DistributedLock} methods run their bodies. */
@@ -48,8 +65,10 @@ final class LockWorkload {
 		return thread;
 	});
 
-	LockWorkload(Timeline timeline, Violations violations, Stalls stalls, Duration commandTimeout, Duration slack) {
+	LockWorkload(Timeline timeline, Violations violations, Stalls stalls, Duration commandTimeout, Duration slack,
+			LockKeyReader keys) {
 		this.timeline = timeline;
+		this.keys = keys;
 		this.violations = violations;
 		this.bounds = new CallBounds(LockChecks.BOUNDED, commandTimeout, slack, violations, timeline, stalls);
 		this.register = new FencedRegister(timeline);
@@ -61,8 +80,8 @@ final class LockWorkload {
 		for (int instance = 0; instance < managers.size(); instance++) {
 			for (int thread = 0; thread < threadsPerInstance; thread++) {
 				String holder = "instance-" + instance + "/t" + thread;
-				Thread worker = new Thread(new LockWorker(holder, managers.get(instance), NAMES, this, untilMillis,
-						seed * 1_000 + instance * 100 + thread), "harness-lock-" + instance + "-" + thread);
+				Thread worker = new Thread(new LockWorker(holder, instance, managers.get(instance), NAMES, this,
+						untilMillis, seed * 1_000 + instance * 100 + thread), "harness-lock-" + instance + "-" + thread);
 				worker.setDaemon(true);
 				this.threads.add(worker);
 				worker.start();
@@ -86,8 +105,8 @@ final class LockWorkload {
 			AnnotatedSections sections = (AnnotatedSections) factory.getProxy();
 			for (int thread = 0; thread < threadsPerInstance; thread++) {
 				String holder = "instance-" + instance + "/a" + thread;
-				Thread worker = new Thread(new AnnotatedLockWorker(holder, sections, NAMES, this, commandTimeout,
-						untilMillis, seed * 1_000 + 500 + instance * 100 + thread),
+				Thread worker = new Thread(new AnnotatedLockWorker(holder, instance, manager, sections, NAMES, this,
+						commandTimeout, untilMillis, seed * 1_000 + 500 + instance * 100 + thread),
 						"harness-annotated-" + instance + "-" + thread);
 				worker.setDaemon(true);
 				this.threads.add(worker);
@@ -113,8 +132,46 @@ final class LockWorkload {
 
 	void enter(Hold hold) {
 		this.holds.add(hold);
+		// A @DistributedLock call learns of its grant only in the body: the hold is named as its call.
+		LockUse use = this.usesByCaller.get(hold.holder);
+		if (use != null) {
+			use.granted(hold.startMillis);
+		}
 		this.timeline.record(hold.name, hold.holder + " entered with token " + hold.token);
 		this.counter.enter(hold);
+	}
+
+	/** A call on a lock begins: its owner may be in the key from now until {@link #end}. */
+	LockUse begin(String caller, String name, int instance) {
+		LockUse use = new LockUse(caller, name, instance, this.timeline.now());
+		this.uses.add(use);
+		this.usesByCaller.put(caller, use);
+		return use;
+	}
+
+	void end(LockUse use) {
+		use.endMillis = this.timeline.now();
+		this.usesByCaller.remove(use.caller);
+	}
+
+	/**
+	 * The acquisition of a call was refused: reads the lock's key right away, while whatever put
+	 * an owner there still holds it, and keeps what it found for {@link LockChecks#checkRefusals}.
+	 */
+	void refused(LockUse use, Object manager) {
+		long at = this.timeline.now();
+		LockKeyReader.Read read = this.keys.read(use.name);
+		if (read == null) {
+			this.refusalsUnread.incrementAndGet();
+			return;
+		}
+		this.refusals.add(new RefusedAcquisition(use, manager, at, this.timeline.now(), read.value()));
+		String own = this.keys.prefixOf(manager);
+		if (own != null && own.equals(LockKeyReader.prefix(read.value()))) {
+			// Few: the events a violation of the liveness check is read by.
+			this.timeline.record(use.name, use.caller + " refused, the key holding " + read.value()
+					+ ", an owner of its own lock manager");
+		}
 	}
 
 	void exit(Hold hold) {
