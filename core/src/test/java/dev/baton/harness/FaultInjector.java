@@ -40,9 +40,6 @@ final class FaultInjector {
 
 	private final List<long[]> consumerStops = new CopyOnWriteArrayList<>();
 
-	/** Applied faults that keep Redis out of reach, timed here. */
-	private final List<Outages.Window> outages = new CopyOnWriteArrayList<>();
-
 	private final List<LockShutdown> lockShutdowns = new CopyOnWriteArrayList<>();
 
 	/** Every fault injected, applied or not, with when it was under way: what excuses a lock key left behind. */
@@ -107,8 +104,11 @@ final class FaultInjector {
 	 * again), the topology's own (a failover's), and the JVM's stalls.
 	 */
 	Outages outages(List<Outages.Window> topology, Stalls stalls) {
-		List<Outages.Window> windows = new ArrayList<>(this.outages);
-		windows.addAll(topology);
+		List<Outages.Window> windows = new ArrayList<>(topology);
+		this.injected.stream()
+			.filter((applied) -> applied.fault().kind().timedHere())
+			.forEach((applied) -> windows.add(new Outages.Window(applied.fault().instance(), applied.startMillis(),
+					applied.endMillis())));
 		stalls.windows().forEach((stall) -> windows.add(new Outages.Window(-1, stall[0], stall[1])));
 		return new Outages(windows);
 	}
@@ -131,9 +131,6 @@ final class FaultInjector {
 		}
 		if (fault.kind() == FaultKind.REDIS_KILL) {
 			this.kills.add(new long[] { start, this.timeline.now() });
-		}
-		if (fault.kind().timedHere()) {
-			this.outages.add(new Outages.Window(fault.instance(), start, this.timeline.now()));
 		}
 		// Kept even if it could not be applied: it may have been, in part.
 		this.injected.add(new Applied(fault, start, this.timeline.now()));
