@@ -145,6 +145,7 @@ final class HarnessRun {
 		VisibilityChecks visibilityChecks = new VisibilityChecks(this.ledger, outages, faults.consumerStops(),
 				this.violations);
 		visibilityChecks.check(visibility.nearDeadlines());
+		visibilityChecks.checkLossesTold(dataLoss);
 
 		List<String> totals = new ArrayList<>(List.of(
 				faults.applied() + " faults applied over " + this.faultPhase.toMillis() + " ms; " + this.stalls.count()

@@ -56,6 +56,21 @@ final class Outages {
 	}
 
 	/**
+	 * From when the instance was in reach without a break until {@code toMillis}: the end of the
+	 * last window that hits it within {@code [fromMillis, toMillis]}, or {@code fromMillis}; may be
+	 * after {@code toMillis} when a window outlasts it.
+	 */
+	long inReachSince(int instance, long fromMillis, long toMillis) {
+		long since = fromMillis;
+		for (Window window : this.windows) {
+			if (window.hits(instance) && window.start() <= toMillis && window.end() >= fromMillis) {
+				since = Math.max(since, window.end());
+			}
+		}
+		return since;
+	}
+
+	/**
 	 * A time Redis was out of reach.
 	 * @param instance the instance whose link it hit, or -1 for every instance
 	 * @param start ms from the run's start

@@ -17,6 +17,16 @@ import java.util.stream.Collectors;
  */
 final class VisibilityChecks {
 
+	static final String LOSS_TOLD = "Stale consumers cannot corrupt state";
+
+	/**
+	 * How long after its instance is in reach again a running handler whose task another consumer
+	 * took sees {@code TaskContext.isLost()}: an extension call under way ends within its bound, a
+	 * third of the visibility timeout, and the next one follows within a tenth of that; with 400 ms
+	 * of slack.
+	 */
+	static final long TOLD_WITHIN_MILLIS = HarnessInstance.VISIBILITY_TIMEOUT.toMillis() / 3 * 11 / 10 + 400;
+
 	/** A run's first and last moments, in which its delivery may be claimed or settled meanwhile. */
 	private static final long EDGE_MILLIS = 50;
 
@@ -35,6 +45,8 @@ final class VisibilityChecks {
 	private int whileRunning;
 
 	private int excused;
+
+	private int overtaken;
 
 	/**
 	 * @param consumerStops consumer restarts, {instance, start, end} in ms from the run's start
@@ -74,6 +86,43 @@ final class VisibilityChecks {
 		}
 	}
 
+	/**
+	 * A run whose task another instance started while it went on, and that went on for
+	 * {@link #TOLD_WITHIN_MILLIS} after its own instance was in reach again (and not stopping its
+	 * consumer), ended with {@code TaskContext.isLost()} true: its container learned of the loss
+	 * from Redis's answer to its next extension and told it.
+	 * @param dataLoss windows in which Redis forgot its data, which may hand a task out again untold
+	 */
+	void checkLossesTold(List<long[]> dataLoss) {
+		for (TaskLedger.Run run : this.ledger.history) {
+			if (run.lost()) {
+				continue;
+			}
+			for (TaskLedger.Run other : this.ledger.runsOf(run.id())) {
+				// A later attempt started meanwhile elsewhere: a claim of the task after this run's delivery.
+				if (other.instance() == run.instance() || other.attempt() <= run.attempt()
+						|| other.startMillis() <= run.startMillis() || other.startMillis() >= run.endMillis()) {
+					continue;
+				}
+				this.overtaken++;
+				long since = this.outages.inReachSince(run.instance(), other.startMillis(), run.endMillis());
+				boolean stopping = this.consumerStops.stream()
+					.anyMatch((stop) -> stop[0] == run.instance() && stop[1] <= run.endMillis() && stop[2] >= since);
+				boolean forgotten = dataLoss.stream()
+					.anyMatch((loss) -> loss[0] <= run.endMillis() && loss[1] >= run.startMillis());
+				if (run.endMillis() - since >= TOLD_WITHIN_MILLIS && !stopping && !forgotten) {
+					this.violations.add(run.endMillis(), run.id(), LOSS_TOLD,
+							"instance-" + run.instance() + "'s attempt " + run.attempt() + " ran from " + run.startMillis()
+									+ " to " + run.endMillis() + " ms and never saw isLost(), though instance-"
+									+ other.instance() + " started attempt " + other.attempt() + " at "
+									+ other.startMillis() + " ms and its own instance was in reach from " + since
+									+ " ms on");
+					break;
+				}
+			}
+		}
+	}
+
 	private boolean excused(TaskLedger.Run run, long atMillis) {
 		boolean stopping = this.consumerStops.stream()
 			.anyMatch((stop) -> stop[0] == run.instance() && stop[1] <= atMillis && atMillis <= stop[2]);
@@ -87,7 +136,8 @@ final class VisibilityChecks {
 
 	String summary() {
 		return this.seen + " visibility deadlines seen near (" + this.lapsed + " past), " + this.whileRunning
-				+ " while a handler ran, " + this.excused + " of them after the instance was out of reach or stopping";
+				+ " while a handler ran, " + this.excused + " of them after the instance was out of reach or stopping; "
+				+ this.overtaken + " runs overtaken by another instance's run of their task";
 	}
 
 }

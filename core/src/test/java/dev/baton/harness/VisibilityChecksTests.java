@@ -50,9 +50,39 @@ class VisibilityChecksTests {
 		assertThat(this.violations.all()).isEmpty();
 	}
 
+	@Test
+	void runOvertakenByAnotherInstanceThatNeverSawItsLossWhileInReachIsAViolation() {
+		// t-1: overtaken at 4,000, in reach from 4,500 to its end at 7,000, never told.
+		run("t-1", 0, 1, 1_000, 7_000, false);
+		run("t-1", 1, 2, 4_000, 4_100, true);
+		// t-2: the same, told.
+		run("t-2", 0, 1, 1_000, 7_000, true);
+		run("t-2", 1, 2, 4_000, 4_100, false);
+		// t-3: overtaken, but its instance was in reach only for the last 800 ms.
+		run("t-3", 2, 1, 1_000, 7_000, false);
+		run("t-3", 1, 2, 4_000, 4_100, false);
+		// t-4: an earlier attempt of another instance that started later is not a claim after it.
+		run("t-4", 0, 2, 1_000, 7_000, false);
+		run("t-4", 1, 1, 4_000, 4_100, false);
+
+		VisibilityChecks checks = new VisibilityChecks(this.ledger,
+				new Outages(List.of(new Outages.Window(0, 2_000, 4_500), new Outages.Window(2, 2_000, 6_200))),
+				List.of(), this.violations);
+		checks.checkLossesTold(List.of());
+
+		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-1");
+		assertThat(this.violations.all()).extracting(Violation::invariant).containsExactly(VisibilityChecks.LOSS_TOLD);
+		assertThat(this.violations.all().get(0).text()).contains("in reach from 4500 ms");
+	}
+
 	/** A deadline seen 100 ms ahead. */
 	private VisibilityWatch.NearDeadline near(String id, long seenAt) {
 		return new VisibilityWatch.NearDeadline(id, seenAt + 100, seenAt);
+	}
+
+	private void run(String id, int instance, int attempt, long start, long end, boolean lost) {
+		this.ledger.ran(new TaskLedger.Run(id, instance, attempt, 10_000, start, 10_000 + start, end, true, false, false,
+				0, lost));
 	}
 
 	/** A successful run on the instance, attempt 1. */
