@@ -132,8 +132,9 @@ final class FaultInjector {
 		if (fault.kind() == FaultKind.REDIS_KILL) {
 			this.kills.add(new long[] { start, this.timeline.now() });
 		}
-		// Kept even if it could not be applied: it may have been, in part.
-		this.injected.add(new Applied(fault, start, this.timeline.now()));
+		// Kept even if it could not be applied: it may have been, in part. A fault lasts its duration
+		// even when Redis undoes it itself (CLIENT PAUSE returns at once).
+		this.injected.add(new Applied(fault, start, Math.max(this.timeline.now(), start + fault.durationMillis())));
 	}
 
 	private void apply(Fault fault) {

@@ -71,7 +71,6 @@ final class VisibilityWatch {
 
 	private void sample() {
 		List<?> reply;
-		long before = this.timeline.now();
 		try {
 			reply = this.redis.execute(NEAR, List.of(this.inFlightKey), Long.toString(NEAR_MILLIS));
 		}
@@ -80,8 +79,8 @@ final class VisibilityWatch {
 			return;
 		}
 		long redisNow = (Long) reply.get(0);
-		// The Redis clock at the middle of the round trip, in the run's milliseconds.
-		long offset = redisNow - (before + this.timeline.now()) / 2;
+		// Seen when the answer came: a paused Redis runs the script at the end of a long round trip.
+		long offset = redisNow - this.timeline.now();
 		List<?> deliveries = (List<?>) reply.get(1);
 		for (int i = 0; i + 1 < deliveries.size(); i += 2) {
 			String id = (String) deliveries.get(i);
