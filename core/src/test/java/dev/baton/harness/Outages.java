@@ -26,8 +26,8 @@ final class Outages {
 
 	/**
 	 * The longest stretch, within {@code [fromMillis, toMillis]}, in which the instance was out of
-	 * reach without a break for a delivery claimed at {@code claimedAtMillis} (or before), its own
-	 * and the server's windows joined where they overlap.
+	 * reach without a break for a delivery that may have been claimed as early as
+	 * {@code claimedAtMillis}, its own and the server's windows joined where they overlap.
 	 */
 	long longest(int instance, long fromMillis, long toMillis, long claimedAtMillis) {
 		List<long[]> clipped = new ArrayList<>();

@@ -409,7 +409,7 @@ final class QueueChecks {
 							+ "; longest out of reach from a visibility timeout before its start to the later run: "
 							+ this.outages.longest(earlier.instance(),
 									earlier.startMillis() - HarnessInstance.VISIBILITY_TIMEOUT.toMillis(),
-									later.startMillis(), earlier.startMillis())
+									later.startMillis(), earlier.earliestClaimMillis())
 							+ " ms");
 		}
 	}
@@ -422,7 +422,8 @@ final class QueueChecks {
 	 */
 	private boolean outOfReachLongEnough(TaskLedger.Run earlier, TaskLedger.StaleCount count) {
 		long from = earlier.startMillis() - HarnessInstance.VISIBILITY_TIMEOUT.toMillis();
-		return this.outages.longest(earlier.instance(), from, count.atMillis(), earlier.startMillis()) >= MIN_OUTAGE_MILLIS;
+		return this.outages.longest(earlier.instance(), from, count.atMillis(), earlier.earliestClaimMillis())
+				>= MIN_OUTAGE_MILLIS;
 	}
 
 	/** A successful run of a task after an earlier successful run of it. */

@@ -327,12 +327,16 @@ class QueueChecksTests {
 			this.ledger.accepted.put(id, 100L);
 		}
 		// t-1 claimed before the replica's promotion at 1,000 (its claim may be lost with the old
-		// primary); t-2 after it, when Baton holds its calls for the new primary.
+		// primary); t-2 due and claimed after it, when Baton holds its calls for the new primary.
 		success("t-1", 0, 1, 900, 5_000);
 		success("t-1", 2, 2, 3_500, 5_000);
 		success("t-2", 0, 1, 1_500, 5_000);
 		success("t-2", 2, 2, 3_600, 5_000);
-		this.ledger.staleCounts.add(new TaskLedger.StaleCount(0, 3_300, "ack", 2));
+		// t-3 started after the promotion, but was due (and may have been claimed ahead) at 900.
+		this.ledger.accepted.put("t-3", 100L);
+		this.ledger.ran(new TaskLedger.Run("t-3", 0, 1, 10_700, 1_500, 11_300, 1_520, true, false, false, 5_000, false));
+		success("t-3", 2, 2, 3_700, 5_000);
+		this.ledger.staleCounts.add(new TaskLedger.StaleCount(0, 3_300, "ack", 3));
 
 		check(Map.of(), new Outages.Window(-1, 1_000, 2_200, true));
 

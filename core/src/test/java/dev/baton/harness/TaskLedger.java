@@ -131,6 +131,14 @@ final class TaskLedger {
 			long endMillis, boolean succeeded, boolean async, boolean absentWhilePending, long scheduledAtMillis,
 			boolean lost) {
 
+		/**
+		 * The earliest its delivery may have been claimed, ms from the run's start: at its due time,
+		 * which may be well before the run started (a delivery claimed ahead waits for a worker).
+		 */
+		long earliestClaimMillis() {
+			return this.startMillis - Math.max(0, this.startWallMillis - this.dueAtMillis);
+		}
+
 		/** A run of a task stored before the run's start, whose delivery was not seen lost. */
 		Run(String id, int instance, int attempt, long dueAtMillis, long startMillis, long startWallMillis,
 				long endMillis, boolean succeeded, boolean async, boolean absentWhilePending) {

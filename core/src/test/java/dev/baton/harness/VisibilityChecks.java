@@ -131,7 +131,7 @@ final class VisibilityChecks {
 
 	private long longestOutage(TaskLedger.Run run, long atMillis) {
 		return this.outages.longest(run.instance(), atMillis - HarnessInstance.VISIBILITY_TIMEOUT.toMillis(), atMillis,
-				run.startMillis());
+				run.earliestClaimMillis());
 	}
 
 	String summary() {
