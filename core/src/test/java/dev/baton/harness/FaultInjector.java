@@ -14,8 +14,8 @@ import dev.baton.test.RedisProxy;
 
 /**
  * Applies a {@link FaultSchedule}: one thread per track sleeps until each fault, applies it,
- * and ends it after its duration. What was applied, and when, goes to the {@link Timeline};
- * the kills of Redis are kept as windows, since they excuse what Redis forgot.
+ * and ends it after its duration. What was applied, and when, goes to the {@link Timeline} and to
+ * {@link #injected()}, from which the kills of Redis are windows, since they excuse what Redis forgot.
  */
 final class FaultInjector {
 
@@ -28,8 +28,6 @@ final class FaultInjector {
 	private final ServerFaults server;
 
 	private final Timeline timeline;
-
-	private final List<long[]> kills = new CopyOnWriteArrayList<>();
 
 	/**
 	 * How long a restarted lock manager's shutdown waits for its leases, as an application's
@@ -87,7 +85,10 @@ final class FaultInjector {
 
 	/** Windows, {start, end} in ms from the run's start, in which Redis was killed and restarting. */
 	List<long[]> kills() {
-		return this.kills;
+		return this.injected.stream()
+			.filter((applied) -> applied.fault().kind() == FaultKind.REDIS_KILL)
+			.map((applied) -> new long[] { applied.startMillis(), applied.endMillis() })
+			.toList();
 	}
 
 	/**
@@ -108,7 +109,7 @@ final class FaultInjector {
 		this.injected.stream()
 			.filter((applied) -> applied.fault().kind().timedHere())
 			.forEach((applied) -> windows.add(new Outages.Window(applied.fault().instance(), applied.startMillis(),
-					applied.endMillis())));
+					applied.undoneMillis())));
 		stalls.windows().forEach((stall) -> windows.add(new Outages.Window(-1, stall[0], stall[1])));
 		return new Outages(windows);
 	}
@@ -129,12 +130,8 @@ final class FaultInjector {
 			this.timeline.record(Timeline.FAULT, "could not apply " + fault.kind() + ": " + ex
 					+ ((ex.getCause() != null) ? ", caused by " + ex.getCause() : ""));
 		}
-		if (fault.kind() == FaultKind.REDIS_KILL) {
-			this.kills.add(new long[] { start, this.timeline.now() });
-		}
-		// Kept even if it could not be applied: it may have been, in part. A fault lasts its duration
-		// even when Redis undoes it itself (CLIENT PAUSE returns at once).
-		this.injected.add(new Applied(fault, start, Math.max(this.timeline.now(), start + fault.durationMillis())));
+		// Kept even if it could not be applied: it may have been, in part.
+		this.injected.add(new Applied(fault, start, this.timeline.now()));
 	}
 
 	private void apply(Fault fault) {
@@ -202,9 +199,18 @@ final class FaultInjector {
 	 * A fault as the injector applied it.
 	 * @param fault the fault of the schedule
 	 * @param startMillis when the injector began to apply it, ms from the run's start
-	 * @param endMillis when it was undone (an instant fault: applied), ms from the run's start
+	 * @param endMillis when the injector was done with it (an instant fault: applied), ms from the
+	 * run's start
 	 */
 	record Applied(Fault fault, long startMillis, long endMillis) {
+
+		/**
+		 * When the fault was undone: it lasts its duration even when Redis undoes it itself, and
+		 * the injector's call returns at once ({@code CLIENT PAUSE}).
+		 */
+		long undoneMillis() {
+			return Math.max(this.endMillis, this.startMillis + this.fault.durationMillis());
+		}
 
 	}
 

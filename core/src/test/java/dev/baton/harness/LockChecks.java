@@ -153,13 +153,12 @@ final class LockChecks {
 	void checkRefusals(List<FaultInjector.Applied> injected) {
 		long linger = this.leaseTime.toMillis() + 1000;
 		for (RefusedAcquisition refusal : this.workload.refusals) {
-			String own = this.workload.keys.prefixOf(refusal.manager());
-			if (own == null) {
+			if (this.workload.keys.prefixOf(refusal.manager()) == null) {
 				// None of the manager's holders was seen: its owners cannot be told from others.
 				this.refusalsUnjudged++;
 				continue;
 			}
-			if (!own.equals(LockKeyReader.prefix(refusal.found()))) {
+			if (!this.workload.keys.isOwnerOf(refusal.manager(), refusal.found())) {
 				continue;
 			}
 			this.refusalsOfOwnOwner++;
@@ -174,7 +173,7 @@ final class LockChecks {
 				.anyMatch((applied) -> LEAVE_OWNERS.contains(applied.fault().kind())
 						&& (applied.fault().instance() == -1 || applied.fault().instance() == refusal.use().instance)
 						&& applied.startMillis() <= refusal.readEndMillis()
-						&& refusal.atMillis() <= applied.endMillis() + linger)) {
+						&& refusal.atMillis() <= applied.undoneMillis() + linger)) {
 				this.ownOwnerExcusedByFault++;
 				continue;
 			}

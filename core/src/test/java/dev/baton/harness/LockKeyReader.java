@@ -115,6 +115,12 @@ final class LockKeyReader {
 		return this.prefixes.get(manager);
 	}
 
+	/** Whether an owner id read from a key is one of the manager's, as far as its prefix was learned. */
+	boolean isOwnerOf(Object manager, @Nullable String owner) {
+		String own = prefixOf(manager);
+		return own != null && own.equals(prefix(owner));
+	}
+
 	/** What a read found: the owner id in the key, or {@code null} if there was no key. */
 	record Read(@Nullable String value) {
 

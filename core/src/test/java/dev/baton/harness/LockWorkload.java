@@ -166,8 +166,7 @@ final class LockWorkload {
 			return;
 		}
 		this.refusals.add(new RefusedAcquisition(use, manager, at, this.timeline.now(), read.value()));
-		String own = this.keys.prefixOf(manager);
-		if (own != null && own.equals(LockKeyReader.prefix(read.value()))) {
+		if (this.keys.isOwnerOf(manager, read.value())) {
 			// Few: the events a violation of the liveness check is read by.
 			this.timeline.record(use.name, use.caller + " refused, the key holding " + read.value()
 					+ ", an owner of its own lock manager");

@@ -80,13 +80,13 @@ final class VisibilityWatch {
 		}
 		long redisNow = (Long) reply.get(0);
 		// Seen when the answer came: a paused Redis runs the script at the end of a long round trip.
-		long offset = redisNow - this.timeline.now();
+		long seenAt = this.timeline.now();
 		List<?> deliveries = (List<?>) reply.get(1);
 		for (int i = 0; i + 1 < deliveries.size(); i += 2) {
 			String id = (String) deliveries.get(i);
 			long deadline = Long.parseLong((String) deliveries.get(i + 1));
 			this.near.computeIfAbsent(id + "@" + deadline, (key) -> {
-				NearDeadline seen = new NearDeadline(id, deadline - offset, redisNow - offset);
+				NearDeadline seen = new NearDeadline(id, seenAt + (deadline - redisNow), seenAt);
 				this.timeline.record(id, "visibility deadline " + seen.deadlineMillis() + " ms seen "
 						+ (seen.deadlineMillis() - seen.seenMillis()) + " ms ahead at " + seen.seenMillis() + " ms");
 				return seen;
