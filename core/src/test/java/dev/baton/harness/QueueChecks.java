@@ -295,10 +295,10 @@ final class QueueChecks {
 	 * recorded while the run went on. Each duplicate is judged against the successful run before
 	 * it: that run's delivery was not settled, and one of these says why:
 	 * <ul>
-	 * <li>the task was stored again: the producer's scheduling was accepted only on a later try,
-	 * and the duplicate's delivery is of a task scheduled (on the Redis clock) after the earlier
-	 * run started, so a failed earlier try had stored it and it was done before the retry stored
-	 * it anew;</li>
+	 * <li>the task was stored again: the producer tried more than once (its scheduling was
+	 * accepted only on a later try, or no try answered), and the duplicate's delivery is of a task
+	 * scheduled (on the Redis clock) after the earlier run started, so a failed try had stored it
+	 * and it was done before another try stored it anew;</li>
 	 * <li>Redis lost writes (a window of {@code kills}: a kill without persistence, a failover)
 	 * between the earlier run's start and the duplicate's;</li>
 	 * <li>the earlier run's consumer began to stop (a consumer restart) between the earlier run's
@@ -343,8 +343,9 @@ final class QueueChecks {
 	private DuplicateCause recordedCause(Duplicate duplicate) {
 		TaskLedger.Run earlier = duplicate.earlier();
 		TaskLedger.Run later = duplicate.later();
-		Long scheduledAgain = this.ledger.scheduledAgain.get(later.id());
-		if (scheduledAgain != null && later.scheduledAtMillis() > earlier.startWallMillis()) {
+		boolean triedAgain = this.ledger.scheduledAgain.containsKey(later.id())
+				|| this.ledger.unknown.containsKey(later.id());
+		if (triedAgain && later.scheduledAtMillis() > earlier.startWallMillis()) {
 			return DuplicateCause.STORED_AGAIN;
 		}
 		if (this.kills.stream().anyMatch((kill) -> kill[0] <= later.startMillis() && kill[1] >= earlier.startMillis())) {

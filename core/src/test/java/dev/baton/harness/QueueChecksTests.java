@@ -247,6 +247,10 @@ class QueueChecksTests {
 		this.ledger.scheduledAgain.put("t-4", 700L);
 		success("t-4", 2, 1, 200, 9_900);
 		success("t-4", 1, 2, 3_500, 9_900);
+		// t-5: no try answered, yet a failed one stored it after the task another one stored had run.
+		this.ledger.unknown.put("t-5", 100L);
+		success("t-5", 2, 1, 200, 5_000);
+		success("t-5", 1, 1, 800, 10_500);
 
 		QueueChecks checks = new QueueChecks(this.ledger, List.<long[]>of(new long[] { 7_000, 7_500 }), this.violations,
 				this.timeline);
@@ -255,7 +259,7 @@ class QueueChecksTests {
 		checks.check();
 
 		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-4");
-		assertThat(checks.summary()).contains("1 after a consumer stop, 1 after Redis lost writes, 1 stored again");
+		assertThat(checks.summary()).contains("1 after a consumer stop, 1 after Redis lost writes, 2 stored again");
 	}
 
 	@Test
