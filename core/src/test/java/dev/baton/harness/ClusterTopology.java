@@ -25,7 +25,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * A Redis Cluster of {@value FaultSchedule#CLUSTER_PRIMARIES} primaries without replicas and
  * without persistence ({@link RedisServers#startCluster(int)}, {@code cluster-node-timeout} 2 s),
- * each instance a cluster client of its own with Lettuce's and Spring Boot's defaults. Its faults,
+ * each instance a cluster client of its own with Lettuce's and Spring Boot's defaults. The harness
+ * queue has {@value #QUEUE_PARTITIONS} partitions, so that it lives on every primary. Its faults,
  * on the server track, each hit one primary:
  * <ul>
  * <li>{@link FaultKind#PRIMARY_FREEZE}: {@code kill -STOP} of the primary's {@code redis-server}
@@ -34,6 +35,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * it failed, and with a slot uncovered the whole cluster answers {@code CLUSTERDOWN} until the mark
  * is cleared (up to twice the node timeout after it was set). The fault ends once every primary
  * reports {@code cluster_state:ok} again.</li>
+ * <li>{@link FaultKind#PRIMARY_PAUSE}: {@code CLIENT PAUSE} of the primary for 3 to 8 s: its
+ * clients' commands wait, but the cluster bus goes on, so the cluster stays up and the partitions
+ * on the other primaries should keep delivering ({@link ProgressChecks}).</li>
  * <li>{@link FaultKind#CLIENT_KILL}: {@code CLIENT KILL TYPE normal} on the primary: the
  * instances' connections to that node are reset, and Lettuce may send unanswered commands again
  * after reconnecting.</li>
@@ -62,6 +66,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * primary's {@code cluster_state}, as polled every 200 ms, goes to the timeline.
  */
 final class ClusterTopology implements HarnessTopology, ServerFaults {
+
+	/** Two per primary on average: one paused primary leaves the others' partitions answering. */
+	private static final int QUEUE_PARTITIONS = 6;
 
 	/** How long after {@code SIGCONT} a freeze waits for every primary to report {@code cluster_state:ok}. */
 	private static final Duration RECOVERY_TIMEOUT = Duration.ofSeconds(15);
@@ -93,6 +100,8 @@ final class ClusterTopology implements HarnessTopology, ServerFaults {
 
 	private final Thread stateWatch;
 
+	private final PartitionNodes partitionNodes;
+
 	private volatile boolean closed;
 
 	ClusterTopology(Timeline timeline) {
@@ -105,6 +114,7 @@ final class ClusterTopology implements HarnessTopology, ServerFaults {
 				this.watches.add(connect(primary));
 				this.pids.add(processId(admin.sync().info("server"), primary));
 			}
+			this.partitionNodes = locatePartitions();
 		}
 		catch (RuntimeException ex) {
 			close();
@@ -134,6 +144,32 @@ final class ClusterTopology implements HarnessTopology, ServerFaults {
 			throw new IllegalStateException("no local process " + pid + " for the node on :" + node.port());
 		}
 		return pid;
+	}
+
+	/** The primary of each partition of the harness queue: it answers for the partition's keys, the others redirect. */
+	private PartitionNodes locatePartitions() {
+		int[] nodes = new int[QUEUE_PARTITIONS];
+		for (int partition = 0; partition < QUEUE_PARTITIONS; partition++) {
+			nodes[partition] = -1;
+			for (int node = 0; node < this.admins.size() && nodes[partition] < 0; node++) {
+				try {
+					this.admins.get(node).sync().exists(PartitionNodes.dueKey(partition));
+					nodes[partition] = node;
+				}
+				catch (RuntimeException ex) {
+					// MOVED: another primary serves it.
+				}
+			}
+			if (nodes[partition] < 0) {
+				throw new IllegalStateException("no primary answers for partition " + partition);
+			}
+		}
+		return new PartitionNodes(nodes);
+	}
+
+	@Override
+	public PartitionNodes partitionNodes() {
+		return this.partitionNodes;
 	}
 
 	@Override
@@ -186,6 +222,19 @@ final class ClusterTopology implements HarnessTopology, ServerFaults {
 					this.timeline.record(Timeline.FAULT, "not every primary reports cluster_state:ok "
 							+ RECOVERY_TIMEOUT.toSeconds() + " s after the freeze: " + this.states);
 				}
+			}
+			case PRIMARY_PAUSE -> {
+				// The state watch would wait on it: left alone until the pause ends.
+				this.frozen.add(node);
+				try {
+					this.admins.get(node).sync().clientPause(fault.durationMillis());
+					this.timeline.record(Timeline.FAULT, name + " paused, CLIENT PAUSE " + fault.durationMillis());
+					sleepUntil.accept(fault.endMillis());
+				}
+				finally {
+					this.frozen.remove(node);
+				}
+				this.timeline.record(Timeline.FAULT, name + " pause over");
 			}
 			case CLIENT_KILL -> {
 				long killed = this.admins.get(node).sync().clientKill(KillArgs.Builder.typeNormal().skipme());

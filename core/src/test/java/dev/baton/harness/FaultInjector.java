@@ -109,7 +109,7 @@ final class FaultInjector {
 		this.injected.stream()
 			.filter((applied) -> applied.fault().kind().timedHere())
 			.forEach((applied) -> windows.add(new Outages.Window(applied.fault().instance(), applied.startMillis(),
-					applied.undoneMillis())));
+					applied.undoneMillis(), false, applied.fault().kind().oneNodeOnly() ? applied.fault().node() : -1)));
 		stalls.windows().forEach((stall) -> windows.add(new Outages.Window(-1, stall[0], stall[1])));
 		return new Outages(windows);
 	}

@@ -3,8 +3,8 @@ package dev.baton.harness;
 /**
  * The faults the harness injects. Proxy faults hit one instance's link to Redis (so partial
  * partitions happen); server faults hit Redis itself, and so every instance. {@link #FAILOVER} and
- * {@link #PRIMARY_KILL} are faults of a Sentinel set, {@link #PRIMARY_FREEZE} of a Redis Cluster
- * (which also has {@link #CLIENT_KILL}, on one primary), the others of a standalone server. A
+ * {@link #PRIMARY_KILL} are faults of a Sentinel set, {@link #PRIMARY_FREEZE} and
+ * {@link #PRIMARY_PAUSE} of a Redis Cluster (which also has {@link #CLIENT_KILL}, on one primary), the others of a standalone server. A
  * consumer restart hits one instance's application, not its link.
  */
 enum FaultKind {
@@ -62,7 +62,15 @@ enum FaultKind {
 	 * duration: its connections stay open and its commands wait, as in a long GC-like stall or a
 	 * frozen VM; beyond {@code cluster-node-timeout} the other nodes mark it failed.
 	 */
-	PRIMARY_FREEZE(false);
+	PRIMARY_FREEZE(false),
+
+	/**
+	 * {@code CLIENT PAUSE} of one Redis Cluster primary for the fault's duration: its clients'
+	 * commands wait while the cluster bus goes on, so no node marks it failed and the other
+	 * primaries keep serving their slots: a slow shard (a long command, a slow disk) rather than a
+	 * dead one.
+	 */
+	PRIMARY_PAUSE(false);
 
 	private final boolean perInstance;
 
@@ -72,6 +80,15 @@ enum FaultKind {
 
 	boolean perInstance() {
 		return this.perInstance;
+	}
+
+	/**
+	 * Whether it keeps only the keys of its own primary out of reach, all the others answering: a
+	 * paused primary. A frozen one is marked failed by the others, and the whole cluster refuses
+	 * commands then.
+	 */
+	boolean oneNodeOnly() {
+		return this == PRIMARY_PAUSE;
 	}
 
 	/**

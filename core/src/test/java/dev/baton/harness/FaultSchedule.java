@@ -119,8 +119,9 @@ final class FaultSchedule {
 
 	/**
 	 * A timeline for a Redis Cluster of {@value #CLUSTER_PRIMARIES} primaries without replicas:
-	 * on the server track, {@link FaultKind#PRIMARY_FREEZE} of one primary for 1 to 4 s (two
-	 * faults in three) or {@link FaultKind#CLIENT_KILL} on one primary; consumer restarts as for
+	 * on the server track, {@link FaultKind#PRIMARY_FREEZE} of one primary for 1 to 4 s or
+	 * {@link FaultKind#PRIMARY_PAUSE} of one for 3 to 8 s (two faults in five each), or
+	 * {@link FaultKind#CLIENT_KILL} on one primary; consumer restarts as for
 	 * a standalone Redis, and no proxy faults. A method of its own, so the standalone and Sentinel
 	 * timelines of every seed stay as they were.
 	 */
@@ -131,9 +132,18 @@ final class FaultSchedule {
 		long at = QUIET_START_MILLIS + 1000 + random.nextInt(2000);
 		while (at < end) {
 			int node = random.nextInt(CLUSTER_PRIMARIES);
-			Fault fault = (random.nextInt(3) < 2)
-					? new Fault(at, FaultKind.PRIMARY_FREEZE, -1, duration(random, 1000, 4000, at, end), 0, node)
-					: new Fault(at, FaultKind.CLIENT_KILL, -1, 0, 0, node);
+			int pick = random.nextInt(5);
+			Fault fault;
+			if (pick < 2) {
+				fault = new Fault(at, FaultKind.PRIMARY_FREEZE, -1, duration(random, 1000, 4000, at, end), 0, node);
+			}
+			else if (pick < 4) {
+				// Long enough for the other partitions' tasks to pile up behind it, were it to hold them up.
+				fault = new Fault(at, FaultKind.PRIMARY_PAUSE, -1, duration(random, 3000, 8000, at, end), 0, node);
+			}
+			else {
+				fault = new Fault(at, FaultKind.CLIENT_KILL, -1, 0, 0, node);
+			}
 			faults.add(fault);
 			at = fault.endMillis() + CLUSTER_SPACING_MILLIS + random.nextInt(3000);
 		}

@@ -50,11 +50,12 @@ class FaultScheduleTests {
 
 
 	@Test
-	void clusterFaultsAreFreezesAndClientKillsOfOnePrimaryOnTheServerTrack() {
+	void clusterFaultsAreFreezesPausesAndClientKillsOfOnePrimaryOnTheServerTrack() {
 		LongStream.range(0, 200).mapToObj((seed) -> FaultSchedule.generateCluster(seed, 3, 20_000)).forEach((schedule) -> {
 			List<Fault> faults = schedule.track(-1);
 			assertThat(faults).isNotEmpty()
-				.allSatisfy((fault) -> assertThat(fault.kind()).isIn(FaultKind.PRIMARY_FREEZE, FaultKind.CLIENT_KILL))
+				.allSatisfy((fault) -> assertThat(fault.kind()).isIn(FaultKind.PRIMARY_FREEZE, FaultKind.PRIMARY_PAUSE,
+						FaultKind.CLIENT_KILL))
 				.allSatisfy((fault) -> assertThat(fault.node()).isBetween(0, FaultSchedule.CLUSTER_PRIMARIES - 1))
 				.allSatisfy((fault) -> assertThat(fault.endMillis()).isLessThan(20_000));
 			for (int i = 1; i < faults.size(); i++) {

@@ -25,8 +25,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * One application instance as the harness runs it: its own proxy to Redis (standalone) or
  * Sentinel's addresses, one connection factory with Lettuce's default 60 s timeout (so Baton's
  * own bounds are what is tested), a lock manager, the queues and a listener container consuming
- * the harness queue, through a handler that returns when done or, on odd instances, one that
- * returns a {@code CompletableFuture}. When the factory finds its primary through Sentinel, the
+ * the harness queue, through a handler that returns when done, one that returns a
+ * {@code CompletableFuture} or one that returns a {@code Mono} ({@link #handlerMethod}). When the factory finds its primary through Sentinel, the
  * lock manager and the queues follow its switches as the application does (a started
  * {@link PrimarySwitchWatch}).
  */
@@ -73,10 +73,11 @@ final class HarnessInstance implements AutoCloseable {
 
 	/**
 	 * @param link its connection factory and proxy, both closed with the instance
+	 * @param partitions the partitions of the harness queue
 	 * @param observer a queue that reads Redis without this instance's proxy, for the async handler
 	 */
-	HarnessInstance(int index, HarnessTopology.Link link, LossReports losses, TaskLedger ledger, Timeline timeline,
-			DelayQueue<HarnessTask> observer) {
+	HarnessInstance(int index, HarnessTopology.Link link, int partitions, LossReports losses, TaskLedger ledger,
+			Timeline timeline, DelayQueue<HarnessTask> observer) {
 		this.index = index;
 		this.proxy = link.proxy();
 		this.meters = new StaleCountingMeters(index, ledger, timeline);
@@ -85,6 +86,7 @@ final class HarnessInstance implements AutoCloseable {
 		this.locks = newLockManager();
 		this.queues = RedisDelayQueues.builder(this.connectionFactory, JsonMapper.builder().build())
 			.commandTimeout(QUEUE_COMMAND_TIMEOUT)
+			.partitions((name) -> partitions)
 			.meterRegistry(this.meters)
 			.build();
 		this.queue = this.queues.get(QUEUE, HarnessTask.class);
@@ -93,7 +95,7 @@ final class HarnessInstance implements AutoCloseable {
 			.meterRegistry(this.meters)
 			.build();
 		this.handler = new TaskHandler(index, ledger, timeline, observer);
-		this.listeners.register(endpoint(this.handler, isAsync(index)));
+		this.listeners.register(endpoint(this.handler, handlerMethod(index)));
 		this.watch = PrimarySwitchWatch.of(this.connectionFactory).orElse(null);
 		if (this.watch != null) {
 			this.locks.followPrimarySwitches(this.watch);
@@ -139,15 +141,21 @@ final class HarnessInstance implements AutoCloseable {
 		return factory;
 	}
 
-	/** Odd instances consume through a handler that returns a {@code CompletableFuture}. */
-	static boolean isAsync(int index) {
-		return index % 2 == 1;
+	/**
+	 * Instances consume in turn through a handler that returns when done, one that returns a
+	 * {@code CompletableFuture}, and one that returns a {@code Mono} of the same work.
+	 */
+	static String handlerMethod(int index) {
+		return switch (index % 3) {
+			case 0 -> "handle";
+			case 1 -> "handleAsync";
+			default -> "handleReactive";
+		};
 	}
 
-	private static DelayedTaskEndpoint endpoint(TaskHandler handler, boolean async) {
+	private static DelayedTaskEndpoint endpoint(TaskHandler handler, String methodName) {
 		try {
-			Method method = TaskHandler.class.getDeclaredMethod(async ? "handleAsync" : "handle", HarnessTask.class,
-					TaskContext.class);
+			Method method = TaskHandler.class.getDeclaredMethod(methodName, HarnessTask.class, TaskContext.class);
 			return new DelayedTaskEndpoint(QUEUE, handler, method, HarnessTask.class, 2, null, null, null, null, null,
 					true);
 		}

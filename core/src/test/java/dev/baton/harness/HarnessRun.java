@@ -68,14 +68,15 @@ final class HarnessRun {
 		List<HarnessInstance> instances = new ArrayList<>();
 		try (HarnessTopology topology = this.topology.apply(this.timeline);
 				RedisDelayQueues checkerQueues = RedisDelayQueues.builder(topology.checker(), JsonMapper.builder().build())
+					.partitions((name) -> topology.partitionNodes().partitions())
 					.build()) {
 			FaultSchedule schedule = topology.schedule(this.seed, INSTANCES, this.faultPhase.toMillis());
 			logger.info("Harness seed {}, {} of faults\n{}", this.seed, this.faultPhase, schedule.describe());
 			try {
 				DelayQueue<HarnessTask> observer = checkerQueues.get(HarnessInstance.QUEUE, HarnessTask.class);
 				for (int i = 0; i < INSTANCES; i++) {
-					instances.add(new HarnessInstance(i, topology.connect(i), this.losses, this.ledger, this.timeline,
-							observer));
+					instances.add(new HarnessInstance(i, topology.connect(i), topology.partitionNodes().partitions(),
+							this.losses, this.ledger, this.timeline, observer));
 				}
 				return run(schedule, topology, new StringRedisTemplate(topology.checker()), instances,
 						checkerQueues.get(HarnessInstance.QUEUE, HarnessTask.class));
@@ -106,11 +107,10 @@ final class HarnessRun {
 		Thread producer = new Thread(tasks, "harness-producer");
 		producer.setDaemon(true);
 
-		VisibilityWatch visibility = new VisibilityWatch(redis,
-				RedisDelayQueues.DEFAULT_KEY_PREFIX + "{" + HarnessInstance.QUEUE + "}:inflight", this.timeline);
+		QueueWatch watch = new QueueWatch(redis, topology.partitionNodes().partitions(), this.timeline);
 		this.timeline.zero();
 		this.stalls.start();
-		visibility.start();
+		watch.start();
 		faults.start();
 		locks.start(managers, LOCK_THREADS_PER_INSTANCE, until, this.seed);
 		annotated.startAnnotated(managers, ANNOTATED_THREADS_PER_INSTANCE, HarnessInstance.COMMAND_TIMEOUT, until,
@@ -139,13 +139,16 @@ final class HarnessRun {
 		Outages outages = faults.outages(topology.outages(), this.stalls);
 		queueChecks.outages(outages);
 		queueChecks.drain(checkerQueue, Duration.ofSeconds(40));
-		visibility.stop();
+		watch.stop();
 		instances.forEach(HarnessInstance::stopConsuming);
 		queueChecks.check();
 		VisibilityChecks visibilityChecks = new VisibilityChecks(this.ledger, outages, faults.consumerStops(),
 				this.violations);
-		visibilityChecks.check(visibility.nearDeadlines());
+		visibilityChecks.check(watch.nearDeadlines());
 		visibilityChecks.checkLossesTold(dataLoss);
+		ProgressChecks progress = new ProgressChecks(this.ledger, outages, faults.consumerStops(),
+				topology.partitionNodes(), INSTANCES, this.violations);
+		progress.check(watch.waiting());
 
 		List<String> totals = new ArrayList<>(List.of(
 				faults.applied() + " faults applied over " + this.faultPhase.toMillis() + " ms; " + this.stalls.count()
@@ -153,7 +156,8 @@ final class HarnessRun {
 				"locks: " + lockChecks.summary(),
 				"@DistributedLock methods: " + annotatedChecks.summary(),
 				"queue: " + tasks.summary() + ", " + queueChecks.summary() + ", " + stale(instances) + "; "
-						+ visibilityChecks.summary()));
+						+ visibilityChecks.summary() + "; " + progress.summary() + " (" + topology.partitionNodes().describe()
+						+ ")"));
 		totals.addAll(topology.totals(this.ledger));
 		HarnessReport report = new HarnessReport(schedule, this.violations.all(), totals, this.timeline,
 				topology.seedsProperty(), faults.applied());

@@ -22,6 +22,11 @@ interface HarnessTopology extends AutoCloseable {
 	/** A started connection factory for the checks and observers, through no proxy; closed with the topology. */
 	LettuceConnectionFactory checker();
 
+	/** How the harness queue is partitioned, and where each partition lives. */
+	default PartitionNodes partitionNodes() {
+		return PartitionNodes.SINGLE;
+	}
+
 	/** What applies the faults of the schedule's server track. */
 	ServerFaults serverFaults();
 

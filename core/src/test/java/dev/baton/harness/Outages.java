@@ -71,6 +71,30 @@ final class Outages {
 	}
 
 	/**
+	 * Whether the instance reached the primary of {@code node} without a break in
+	 * {@code [fromMillis, toMillis]}: no window hit both.
+	 * @param node the Redis Cluster primary, by index, or -1 on a topology with one server
+	 */
+	boolean inReachThroughout(int instance, int node, long fromMillis, long toMillis) {
+		return this.windows.stream()
+			.noneMatch((window) -> window.hits(instance) && window.hitsNode(node) && window.start() <= toMillis
+					&& window.end() >= fromMillis);
+	}
+
+	/**
+	 * Since when the instance could not reach the primary of {@code node}, at {@code atMillis}: the
+	 * earliest start of the windows under way then that hit both, or -1 if it could.
+	 */
+	long outOfReachSince(int instance, int node, long atMillis) {
+		return this.windows.stream()
+			.filter((window) -> window.hits(instance) && window.hitsNode(node) && window.start() <= atMillis
+					&& window.end() >= atMillis)
+			.mapToLong(Window::start)
+			.min()
+			.orElse(-1);
+	}
+
+	/**
 	 * A time Redis was out of reach.
 	 * @param instance the instance whose link it hit, or -1 for every instance
 	 * @param start ms from the run's start
@@ -78,15 +102,27 @@ final class Outages {
 	 * @param lostClaimsOnly whether it explains only deliveries claimed before it began: a
 	 * failover's promotion, from which on Baton holds its calls until the switch, so that what it
 	 * claims then is not lost and its extensions wait no longer than they can afford
+	 * @param node the one Redis Cluster primary out of reach, the others answering (a paused one),
+	 * or -1 for all of Redis; the checks of one task's deliveries count it against every task but
+	 * {@link ProgressChecks}
 	 */
-	record Window(int instance, long start, long end, boolean lostClaimsOnly) {
+	record Window(int instance, long start, long end, boolean lostClaimsOnly, int node) {
 
 		Window(int instance, long start, long end) {
-			this(instance, start, end, false);
+			this(instance, start, end, false, -1);
+		}
+
+		Window(int instance, long start, long end, boolean lostClaimsOnly) {
+			this(instance, start, end, lostClaimsOnly, -1);
 		}
 
 		boolean hits(int other) {
 			return this.instance == -1 || this.instance == other;
+		}
+
+		/** Whether it kept the primary of {@code other} (or the only server, -1) out of reach. */
+		boolean hitsNode(int other) {
+			return this.node == -1 || this.node == other;
 		}
 
 	}

@@ -8,12 +8,14 @@ import java.util.concurrent.Executors;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.ScheduledTask;
 import dev.baton.queue.TaskContext;
+import reactor.core.publisher.Mono;
 
 /**
  * The handler of one instance: behaves as the task's payload says, and records every run. An
- * instance registers either {@link #handle} (returns when done, throws to fail) or
- * {@link #handleAsync} (returns at once a future that another thread completes, exceptionally to
- * fail, after looking up the task in Redis while the future is still pending).
+ * instance registers {@link #handle} (returns when done, throws to fail), {@link #handleAsync}
+ * (returns at once a future that another thread completes, exceptionally to fail, after looking
+ * up the task in Redis while the future is still pending) or {@link #handleReactive} (the same as
+ * a {@code Mono}).
  */
 final class TaskHandler implements AutoCloseable {
 
@@ -74,6 +76,14 @@ final class TaskHandler implements AutoCloseable {
 			}
 		});
 		return future;
+	}
+
+	/**
+	 * Invoked by the listener container, as a reactive {@code @DelayedTask} method would be: the
+	 * work of {@link #handleAsync}, begun when the container subscribes.
+	 */
+	Mono<Void> handleReactive(HarnessTask task, TaskContext context) {
+		return Mono.defer(() -> Mono.fromFuture(handleAsync(task, context)));
 	}
 
 	private boolean fails(HarnessTask task, TaskContext context) {

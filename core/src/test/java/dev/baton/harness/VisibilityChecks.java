@@ -8,8 +8,8 @@ import java.util.stream.Collectors;
  * acknowledgement is being retried, the container extends the task's visibility", a third of the
  * visibility timeout after the last confirmed extension, so that the deadline stays at least two
  * thirds of the timeout ahead while Redis answers, and a failed extension is tried again within a
- * tenth of a third. A deadline that {@link VisibilityWatch} saw less than
- * {@link VisibilityWatch#NEAR_MILLIS} ahead (or past) while a handler ran the task is a violation
+ * tenth of a third. A deadline that {@link QueueWatch} saw less than
+ * {@link QueueWatch#NEAR_MILLIS} ahead (or past) while a handler ran the task is a violation
  * unless every instance running it then had been out of reach for
  * {@link QueueChecks#MIN_OUTAGE_MILLIS} at a stretch in the visibility timeout before, or was
  * stopping its consumer. It is what a duplicate needs, checked whether or not another consumer
@@ -58,9 +58,9 @@ final class VisibilityChecks {
 		this.violations = violations;
 	}
 
-	void check(List<VisibilityWatch.NearDeadline> nearDeadlines) {
+	void check(List<QueueWatch.NearDeadline> nearDeadlines) {
 		this.seen = nearDeadlines.size();
-		for (VisibilityWatch.NearDeadline near : nearDeadlines) {
+		for (QueueWatch.NearDeadline near : nearDeadlines) {
 			this.lapsed += near.lapsed() ? 1 : 0;
 			long seenAt = near.seenMillis();
 			List<TaskLedger.Run> running = this.ledger.runsOf(near.id())

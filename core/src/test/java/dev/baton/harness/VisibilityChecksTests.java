@@ -76,8 +76,8 @@ class VisibilityChecksTests {
 	}
 
 	/** A deadline seen 100 ms ahead. */
-	private VisibilityWatch.NearDeadline near(String id, long seenAt) {
-		return new VisibilityWatch.NearDeadline(id, seenAt + 100, seenAt);
+	private QueueWatch.NearDeadline near(String id, long seenAt) {
+		return new QueueWatch.NearDeadline(id, seenAt + 100, seenAt);
 	}
 
 	private void run(String id, int instance, int attempt, long start, long end, boolean lost) {
@@ -90,7 +90,7 @@ class VisibilityChecksTests {
 		this.ledger.ran(new TaskLedger.Run(id, instance, 1, 10_000, start, 10_000 + start, end, true, false, false));
 	}
 
-	private void check(List<Outages.Window> outages, List<long[]> consumerStops, VisibilityWatch.NearDeadline... nearDeadlines) {
+	private void check(List<Outages.Window> outages, List<long[]> consumerStops, QueueWatch.NearDeadline... nearDeadlines) {
 		new VisibilityChecks(this.ledger, new Outages(outages), consumerStops, this.violations)
 			.check(List.of(nearDeadlines));
 	}
