@@ -18,6 +18,13 @@ final class Outages {
 	 */
 	static final long CLAIM_SLACK_MILLIS = 200;
 
+	/**
+	 * Outages at most this far apart are one stretch: a call that failed in the first is retried
+	 * within a tenth of a third of the visibility timeout, and its round trip needs the link for
+	 * longer than such a gap.
+	 */
+	static final long JOINED_GAP_MILLIS = 200;
+
 	private final List<Window> windows;
 
 	Outages(List<Window> windows) {
@@ -27,7 +34,8 @@ final class Outages {
 	/**
 	 * The longest stretch, within {@code [fromMillis, toMillis]}, in which the instance was out of
 	 * reach without a break for a delivery that may have been claimed as early as
-	 * {@code claimedAtMillis}, its own and the server's windows joined where they overlap.
+	 * {@code claimedAtMillis}, its own and the server's windows joined where they overlap or are at
+	 * most {@link #JOINED_GAP_MILLIS} apart.
 	 */
 	long longest(int instance, long fromMillis, long toMillis, long claimedAtMillis) {
 		List<long[]> clipped = new ArrayList<>();
@@ -46,7 +54,7 @@ final class Outages {
 		long start = Long.MIN_VALUE;
 		long end = Long.MIN_VALUE;
 		for (long[] window : clipped) {
-			if (window[0] > end) {
+			if (window[0] > end + JOINED_GAP_MILLIS) {
 				start = window[0];
 			}
 			end = Math.max(end, window[1]);

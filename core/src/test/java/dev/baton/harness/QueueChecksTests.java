@@ -305,8 +305,8 @@ class QueueChecksTests {
 		}
 		this.ledger.staleCounts.add(new TaskLedger.StaleCount(0, 3_300, "ack", 3));
 
-		// One lost call (a black hole of 500 ms) and a stall of 200 ms apart: no stretch long enough.
-		check(Map.of(), new Outages.Window(0, 300, 800), new Outages.Window(-1, 1_000, 1_200));
+		// One lost call (a black hole of 500 ms) and a stall of 200 ms 250 ms later: no stretch long enough.
+		check(Map.of(), new Outages.Window(0, 300, 800), new Outages.Window(-1, 1_050, 1_250));
 
 		assertThat(this.violations.all()).extracting(Violation::invariant)
 			.containsExactly(QueueChecks.NO_UNEXPLAINED_DUPLICATE, QueueChecks.NO_UNEXPLAINED_DUPLICATE,
@@ -315,12 +315,14 @@ class QueueChecksTests {
 	}
 
 	@Test
-	void outOfReachStretchJoinsTheInstancesLinkFaultsTheServersAndStallsWhereTheyOverlap() {
+	void outOfReachStretchJoinsTheInstancesLinkFaultsTheServersAndStallsWhereTheyOverlapOrNearlyMeet() {
+		// Instance 0: 300-1,200, then 50 ms in reach (joined), then 250 ms in reach (not joined).
 		Outages outages = new Outages(List.of(new Outages.Window(0, 300, 800), new Outages.Window(-1, 700, 1_200),
-				new Outages.Window(1, 1_100, 5_000), new Outages.Window(0, 1_250, 1_400)));
+				new Outages.Window(1, 1_100, 5_000), new Outages.Window(0, 1_250, 1_400),
+				new Outages.Window(0, 1_650, 1_700)));
 
-		assertThat(outages.longest(0, 0, 10_000, 0)).isEqualTo(900);
-		assertThat(outages.longest(0, 500, 10_000, 0)).isEqualTo(700);
+		assertThat(outages.longest(0, 0, 10_000, 0)).isEqualTo(1_100);
+		assertThat(outages.longest(0, 500, 10_000, 0)).isEqualTo(900);
 		assertThat(outages.longest(1, 0, 10_000, 0)).isEqualTo(4_300);
 		assertThat(outages.longest(2, 0, 10_000, 0)).isEqualTo(500);
 	}

@@ -12,8 +12,8 @@ import java.util.stream.Collectors;
  * {@link QueueWatch#NEAR_MILLIS} ahead (or past) while a handler ran the task is a violation
  * unless every instance running it then had been out of reach for
  * {@link QueueChecks#MIN_OUTAGE_MILLIS} at a stretch in the visibility timeout before, or was
- * stopping its consumer. It is what a duplicate needs, checked whether or not another consumer
- * claimed the task.
+ * stopping its consumer, or had already lost the delivery to another consumer. It is what a
+ * duplicate needs, checked whether or not another consumer claimed the task.
  */
 final class VisibilityChecks {
 
@@ -126,7 +126,19 @@ final class VisibilityChecks {
 	private boolean excused(TaskLedger.Run run, long atMillis) {
 		boolean stopping = this.consumerStops.stream()
 			.anyMatch((stop) -> stop[0] == run.instance() && stop[1] <= atMillis && atMillis <= stop[2]);
-		return stopping || longestOutage(run, atMillis) >= QueueChecks.MIN_OUTAGE_MILLIS;
+		return stopping || longestOutage(run, atMillis) >= QueueChecks.MIN_OUTAGE_MILLIS || lostBefore(run, atMillis);
+	}
+
+	/**
+	 * Whether the run had lost its delivery before the deadline was seen, so that the in-flight
+	 * entry was another consumer's: it ended with {@code isLost()} true, and its instance counted
+	 * a delivery stale since it started (counts carry no task id: one of another task excuses it
+	 * too). A deadline the run's own container let run down is counted stale only after it was seen.
+	 */
+	private boolean lostBefore(TaskLedger.Run run, long atMillis) {
+		return run.lost() && this.ledger.staleCounts.stream()
+			.anyMatch((count) -> count.instance() == run.instance() && count.atMillis() >= run.startMillis()
+					&& count.atMillis() <= atMillis);
 	}
 
 	private long longestOutage(TaskLedger.Run run, long atMillis) {

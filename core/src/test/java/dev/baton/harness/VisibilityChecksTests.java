@@ -42,6 +42,33 @@ class VisibilityChecksTests {
 	}
 
 	@Test
+	void nearDeadlineAfterTheRunningHandlersInstanceCountedItsDeliveryStaleIsAnotherConsumersAndNotJudged() {
+		// t-1: instance 0 counted a stale delivery at 3,000 and its run ended lost: the deadline seen
+		// at 4,000 is of another consumer's delivery. t-2: counted only after the deadline was seen.
+		run("t-1", 0, 1, 1_000, 6_000, true);
+		run("t-2", 1, 1, 1_000, 6_000, true);
+		this.ledger.staleCounts.add(new TaskLedger.StaleCount(0, 3_000, "extend", 1));
+		this.ledger.staleCounts.add(new TaskLedger.StaleCount(1, 4_500, "extend", 1));
+
+		check(List.of(), List.of(), near("t-1", 4_000), near("t-2", 4_000));
+
+		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-2");
+	}
+
+	@Test
+	void outagesAFewMillisecondsApartAreOneStretch() {
+		run("t-1", 0, 1_000, 6_000);
+		run("t-2", 1, 1_000, 6_000);
+
+		// Instance 0: 500 ms, 60 ms in reach, 400 ms; instance 1: the same with 400 ms in reach.
+		check(List.of(new Outages.Window(0, 2_500, 3_000), new Outages.Window(0, 3_060, 3_460),
+				new Outages.Window(1, 2_500, 3_000), new Outages.Window(1, 3_400, 3_800)), List.of(),
+				near("t-1", 4_000), near("t-2", 4_000));
+
+		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-2");
+	}
+
+	@Test
 	void nearDeadlineWhileNoHandlerRanTheTaskIsNotJudged() {
 		run("t-1", 0, 1_000, 2_000);
 
