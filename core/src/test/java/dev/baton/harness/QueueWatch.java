@@ -2,8 +2,9 @@ package dev.baton.harness;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -55,7 +56,7 @@ final class QueueWatch {
 	private final Map<String, NearDeadline> near = new ConcurrentHashMap<>();
 
 	/** Samples in which a partition's first due task had waited {@link #WAITING_NOTED_MILLIS} or more. */
-	private final List<Waiting> waiting = new CopyOnWriteArrayList<>();
+	private final Queue<Waiting> waiting = new ConcurrentLinkedQueue<>();
 
 	private volatile boolean watching = true;
 
