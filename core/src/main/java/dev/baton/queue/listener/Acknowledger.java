@@ -26,10 +26,11 @@ import org.jspecify.annotations.Nullable;
  * <p>A failure never holds up the partitions that answer: acknowledgements whose partition failed
  * move to a second lane, which sends them again, with a growing pause, until they succeed
  * (dropping them would redeliver tasks whose handlers succeeded), and takes the later ones of that
- * partition until it answers again; the first lane goes on with the others. Meanwhile the
- * container keeps extending their visibility; a delivery that became stale (the container could
- * not extend it in time) is dropped from the retries, as is everything still unsent when the close
- * deadline passes. Each delivery's callback runs once it was acknowledged or dropped; the
+ * partition until it answers again; the first lane goes on with the others, and the container is
+ * told of each delivery that waits so, whose permit it may lend to claims of the other partitions.
+ * Meanwhile the container keeps extending their visibility; a delivery that became stale (the
+ * container could not extend it in time) is dropped from the retries, as is everything still
+ * unsent when the close deadline passes. Each delivery's callback runs once it was acknowledged or dropped; the
  * deliveries whose acknowledgement Redis refused as stale are reported as well.
  */
 final class Acknowledger {
@@ -54,6 +55,8 @@ final class Acknowledger {
 
 	private final Consumer<Delivery<Object>> dropped;
 
+	private final Consumer<Delivery<Object>> waiting;
+
 	/** Acknowledgements of partitions that answer: sent once, a failure goes to {@link #retrying}. */
 	private final Lane first = new Lane(false);
 
@@ -77,16 +80,19 @@ final class Acknowledger {
 	 * extended in time), so that retrying for it is pointless
 	 * @param refused told of the deliveries whose acknowledgement Redis refused as stale
 	 * @param dropped told of each delivery whose acknowledgement is dropped because it is stale
+	 * @param waiting told of each delivery whose acknowledgement goes to the retrying lane: it
+	 * waits for a partition that fails
 	 */
 	Acknowledger(BatonThreads threads, ConsumableQueue<Object> queue, String queueName,
 			Predicate<Delivery<Object>> stale, Consumer<List<Delivery<Object>>> refused,
-			Consumer<Delivery<Object>> dropped) {
+			Consumer<Delivery<Object>> dropped, Consumer<Delivery<Object>> waiting) {
 		this.threads = threads;
 		this.queue = queue;
 		this.queueName = queueName;
 		this.stale = stale;
 		this.refused = refused;
 		this.dropped = dropped;
+		this.waiting = waiting;
 	}
 
 	void start() {
@@ -96,7 +102,17 @@ final class Acknowledger {
 
 	void acknowledge(Delivery<Object> delivery, Runnable done) {
 		Pending pending = new Pending(delivery, done);
-		(this.failingPartitions.contains(partitionOf(pending)) ? this.retrying : this.first).pending.add(pending);
+		if (this.failingPartitions.contains(partitionOf(pending))) {
+			retry(List.of(pending));
+		}
+		else {
+			this.first.pending.add(pending);
+		}
+	}
+
+	private void retry(List<Pending> failed) {
+		this.retrying.pending.addAll(failed);
+		failed.forEach((pending) -> this.waiting.accept(pending.delivery()));
 	}
 
 	private Object partitionOf(Pending pending) {
@@ -260,7 +276,7 @@ final class Acknowledger {
 			}
 			if (!this.retries) {
 				left.forEach((unsent) -> Acknowledger.this.failingPartitions.add(partitionOf(unsent)));
-				Acknowledger.this.retrying.pending.addAll(left);
+				retry(left);
 				batch.removeAll(left);
 				logger.debug("Could not acknowledge " + left.size() + " tasks of queue '" + Acknowledger.this.queueName
 						+ "'; trying again on their own", ex);

@@ -113,7 +113,7 @@ final class DelayedTaskListenerContainer implements DelayedTaskContainer {
 		this.held = new HeldDeliveries(name, metrics, this.permits);
 		this.acknowledger = new Acknowledger(threads, queue, name, this.held::isStale,
 				(refused) -> this.held.lost(refused, StaleOperation.ACK),
-				(dropped) -> metrics.stale(name, StaleOperation.ACK_DROPPED, 1));
+				(dropped) -> metrics.stale(name, StaleOperation.ACK_DROPPED, 1), this.held::lendPermit);
 		this.deliveryLimit = new DeliveryLimit(name, settings, endpoint.deadLetter(), metrics);
 		this.claimAhead = new ClaimAheadEstimate(settings, endpoint.concurrency(), this.held);
 		this.handBack = new HandBack(threads, queue, name);
@@ -267,7 +267,7 @@ final class DelayedTaskListenerContainer implements DelayedTaskContainer {
 		}
 		// Set before counting, so that a task finishing meanwhile still wakes the wait below
 		this.permits.awaitingRoom(true);
-		int room = this.endpoint.concurrency() + this.claimAhead.tasks() - this.held.size();
+		int room = this.endpoint.concurrency() + this.claimAhead.tasks() - this.held.takingRoom();
 		if (room < 1) {
 			// Handlers became slower: what is held already cannot start within the claim-ahead time
 			this.permits.release(1);

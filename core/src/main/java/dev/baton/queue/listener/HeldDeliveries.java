@@ -7,6 +7,7 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.baton.queue.Delivery;
 import dev.baton.queue.TaskContext;
@@ -17,7 +18,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Every delivery a container claimed, until it is settled or handed back: the ones waiting in
  * line for a worker, the ones whose handler runs and the ones being acknowledged. Each holds a
- * {@link Permits permit}, freed when it leaves.
+ * {@link Permits permit}, freed when it leaves, or lent earlier while its acknowledgement waits
+ * for a partition that fails.
  */
 final class HeldDeliveries {
 
@@ -36,6 +38,9 @@ final class HeldDeliveries {
 
 	/** The deliveries whose handler runs, at most the concurrency. */
 	private final Set<HeldDelivery> running = ConcurrentHashMap.newKeySet();
+
+	/** Held deliveries whose permit went back ({@link HeldDelivery#permitLent}): at most the capacity. */
+	private final AtomicInteger lent = new AtomicInteger();
 
 	HeldDeliveries(String queueName, HandlerMetrics metrics, Permits permits) {
 		this.queueName = queueName;
@@ -56,6 +61,35 @@ final class HeldDeliveries {
 
 	int size() {
 		return this.held.size();
+	}
+
+	/** The held deliveries that take room from claims: all but those whose permit went back. */
+	int takingRoom() {
+		return this.held.size() - this.lent.get();
+	}
+
+	/**
+	 * The delivery's acknowledgement waits for a partition that fails: its permit goes back, so
+	 * that the other partitions' tasks are claimed meanwhile, while it stays held (its visibility
+	 * extended, shutdown waiting for it). At most the capacity's worth at once, so that a partition
+	 * that answers claims but fails acknowledgements cannot grow what is in flight without end.
+	 */
+	void lendPermit(Delivery<Object> delivery) {
+		HeldDelivery holding = this.held.get(delivery);
+		if (holding == null) {
+			return;
+		}
+		synchronized (holding) {
+			if (holding.permitLent || this.held.get(delivery) != holding) {
+				return;
+			}
+			if (this.lent.incrementAndGet() > this.permits.capacity()) {
+				this.lent.decrementAndGet();
+				return;
+			}
+			holding.permitLent = true;
+		}
+		this.permits.freed();
 	}
 
 	/** The next delivery in line, taken out of it, or null. */
@@ -99,9 +133,17 @@ final class HeldDeliveries {
 
 	/** Lets a delivery go and frees its permit; does nothing if it was let go already. */
 	void finish(Delivery<Object> delivery) {
-		if (this.held.remove(delivery) != null) {
-			this.permits.freed();
+		HeldDelivery holding = this.held.remove(delivery);
+		if (holding == null) {
+			return;
 		}
+		synchronized (holding) {
+			if (holding.permitLent) {
+				this.lent.decrementAndGet();
+				return;
+			}
+		}
+		this.permits.freed();
 	}
 
 	boolean isStale(Delivery<Object> delivery) {

@@ -17,6 +17,12 @@ final class HeldDelivery {
 	/** Whether Redis answered that the delivery is stale: its task is no longer this instance's. */
 	volatile boolean lost;
 
+	/**
+	 * Whether its permit went back while its acknowledgement waits for a partition that fails:
+	 * it takes no room from claims of the others.
+	 */
+	boolean permitLent;
+
 	/** When it was claimed, as {@link System#nanoTime()}. */
 	final long claimedAt;
 

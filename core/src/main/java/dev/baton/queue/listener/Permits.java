@@ -25,9 +25,17 @@ final class Permits {
 	/** When a task's permit was last freed, as {@link System#nanoTime()}. */
 	private volatile long lastFreed = System.nanoTime();
 
+	private final int capacity;
+
 	Permits(int count, Runnable wake) {
 		this.permits = new Semaphore(count);
+		this.capacity = count;
 		this.wake = wake;
+	}
+
+	/** How many permits there are: the container's concurrency plus its prefetch. */
+	int capacity() {
+		return this.capacity;
 	}
 
 	/** Waits for a permit while {@code active}; returns whether it took one. */

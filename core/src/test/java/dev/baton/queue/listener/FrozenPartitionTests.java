@@ -29,7 +29,6 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -89,6 +88,7 @@ class FrozenPartitionTests {
 		Set<String> done = ConcurrentHashMap.newKeySet();
 		Acknowledger acknowledger = new Acknowledger(BatonThreads.PLATFORM, orders, this.queue, (delivery) -> false, (stale) -> {
 		}, (dropped) -> {
+		}, (waiting) -> {
 		});
 		acknowledger.start();
 		try {
@@ -136,13 +136,11 @@ class FrozenPartitionTests {
 
 	/**
 	 * With one worker and no prefetch, a task whose acknowledgement waits for the frozen primary
-	 * should take no room from the claims of the other partitions' tasks; today its permit stays
-	 * held until the acknowledgement is confirmed, so the container claims nothing until the freeze
-	 * ends (or the task's visibility runs out).
+	 * takes no room from the claims of the other partitions' tasks: its permit is lent while it
+	 * waits (before, the container claimed nothing until the freeze ended or the task's visibility
+	 * ran out).
 	 */
 	@Test
-	@Disabled("Known defect: a delivery whose acknowledgement waits for a failing partition keeps its "
-			+ "permit, so a container whose capacity such deliveries fill claims nothing from the others")
 	void anAcknowledgementWaitingForAFrozenPrimaryTakesNoRoomFromTheOtherPartitions() throws Exception {
 		this.queue = "orders-" + (++queueNumber);
 		this.queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
@@ -153,7 +151,8 @@ class FrozenPartitionTests {
 		Set<Integer> frozenPartitions = partitionsOn(frozen);
 		List<String> ids = IntStream.range(0, 200).mapToObj((i) -> "o-" + i).toList();
 		String freezer = ids.stream().filter((id) -> frozenPartitions.contains(partitionOf(id))).findFirst().orElseThrow();
-		List<String> others = ids.stream().filter((id) -> !frozenPartitions.contains(partitionOf(id))).limit(10).toList();
+		// Few: each claim of one task may wait a round for a frozen partition whose rest ended.
+		List<String> others = ids.stream().filter((id) -> !frozenPartitions.contains(partitionOf(id))).limit(3).toList();
 		FreezingHandler handler = new FreezingHandler(freezer, frozen);
 		DelayedTaskListenerRegistry registry = DelayedTaskListenerRegistry.builder(this.queues)
 			.settings((name) -> new ListenerSettings(3, new BackoffPolicy(Duration.ofSeconds(1), 2.0, Duration.ofSeconds(10)),
