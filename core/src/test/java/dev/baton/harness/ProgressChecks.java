@@ -9,8 +9,8 @@ import java.util.List;
  * been free for {@link #WAIT_MILLIS} of its wait: consuming, fewer handlers under way than its
  * workers, in reach of the primary of the task's partition (a paused Cluster primary keeps only its
  * own partitions out of reach, {@link Outages.Window#node()}), and not with most of its capacity
- * held by acknowledgements that wait for another primary out of reach (a permit comes back once
- * the acknowledgement is sent). The bound allows a claim that waits a round for a partition that
+ * held by runs of tasks on another primary out of reach (their acknowledgements hold a permit
+ * until their first try fails, their failed runs a worker while the retry is tried). The bound allows a claim that waits a round for a partition that
  * does not answer, and a missed wake-up (claims while the wake-up subscription is missing are
  * retried within a second).
  */
