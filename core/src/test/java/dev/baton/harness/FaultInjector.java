@@ -8,9 +8,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 
 import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.test.RedisProxy;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Applies a {@link FaultSchedule}: one thread per track sleeps until each fault, applies it,
@@ -43,6 +45,9 @@ final class FaultInjector {
 	/** Every fault injected, applied or not, with when it was under way: what excuses a lock key left behind. */
 	private final List<Applied> injected = new CopyOnWriteArrayList<>();
 
+	/** A hand-off in line on an instance's lock manager (a holder and a waiter of it), or {@code null}. */
+	private final IntFunction<@Nullable String> handOffInLine;
+
 	private final List<Thread> tracks = new ArrayList<>();
 
 	private final AtomicInteger applied = new AtomicInteger();
@@ -51,9 +56,13 @@ final class FaultInjector {
 	 * @param instances the instances, by index; their proxies take the link faults, where they
 	 * have them (not when they reach Redis directly)
 	 * @param server what applies the faults of the server track
+	 * @param handOffInLine describes a holder of an instance's lock manager that another of its
+	 * callers waits for, or returns {@code null}: a restart waits for such a moment
 	 */
-	FaultInjector(FaultSchedule schedule, List<HarnessInstance> instances, ServerFaults server, Timeline timeline) {
+	FaultInjector(FaultSchedule schedule, List<HarnessInstance> instances, ServerFaults server, Timeline timeline,
+			IntFunction<@Nullable String> handOffInLine) {
 		this.schedule = schedule;
+		this.handOffInLine = handOffInLine;
 		this.instances = instances;
 		this.proxies = instances.stream()
 			.filter((instance) -> instance.proxy != null)
@@ -169,8 +178,13 @@ final class FaultInjector {
 	/**
 	 * A new lock manager for the instance, and the old one shut down as the application's shutdown
 	 * does it (LockManagerShutdown): it waits until all is released, within a bound, then closes.
+	 * Within the fault's duration it waits for a hand-off in line on the old manager, the moment
+	 * a shutdown can close a manager under a waiter it is handing the lock to.
 	 */
 	private void restartLocks(Fault fault) {
+		String handOff = awaitHandOffInLine(fault);
+		this.timeline.record(Timeline.FAULT, "restarting the lock manager of " + fault.target()
+				+ ((handOff != null) ? " at a hand-off in line: " + handOff : ", no hand-off in line"));
 		RedisLockManager old = this.instances.get(fault.instance()).replaceLocks();
 		boolean released;
 		try {
@@ -188,6 +202,16 @@ final class FaultInjector {
 		old.close();
 		this.timeline.record(Timeline.FAULT, "end " + fault.kind() + " " + fault.target() + ": old lock manager closed"
 				+ (released ? " once all was released" : " with leases still held (bound reached)"));
+	}
+
+	private @Nullable String awaitHandOffInLine(Fault fault) {
+		while (true) {
+			String handOff = this.handOffInLine.apply(fault.instance());
+			if (handOff != null || this.timeline.now() >= fault.endMillis()) {
+				return handOff;
+			}
+			Pause.millis(1);
+		}
 	}
 
 	/** Every fault the tracks injected, in the order they ended, with when each was under way. */

@@ -92,10 +92,11 @@ final class HarnessRun {
 		List<Supplier<RedisLockManager>> managers = instances.stream()
 			.<Supplier<RedisLockManager>>map((instance) -> instance::locks)
 			.toList();
-		FaultInjector faults = new FaultInjector(schedule, instances, topology.serverFaults(), this.timeline);
 		LockKeyReader keys = new LockKeyReader(redis);
 		LockWorkload locks = new LockWorkload(this.timeline, this.violations, this.stalls,
 				HarnessInstance.COMMAND_TIMEOUT, SLACK, keys);
+		FaultInjector faults = new FaultInjector(schedule, instances, topology.serverFaults(), this.timeline,
+				locks::handOffInLine);
 		LockWorkload annotated = new LockWorkload(this.timeline, this.violations, this.stalls,
 				HarnessInstance.COMMAND_TIMEOUT, SLACK, keys);
 		instances.forEach(HarnessInstance::startConsuming);

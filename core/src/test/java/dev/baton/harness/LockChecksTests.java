@@ -235,6 +235,26 @@ class LockChecksTests {
 		new LockChecks(this.workload, this.losses, List.of(), Duration.ofMillis(1500)).checkRefusals(faults);
 	}
 
+	@Test
+	void aHandOffIsInLineOnlyWhileACallerOfTheSameInstanceWaitsForTheLockAnotherHolds() {
+		LockUse holder = this.workload.begin("instance-0/t0/1", "ledger", 0);
+		// Waiting, but of another instance or for another lock:
+		this.workload.begin("instance-1/t0/1", "ledger", 1);
+		this.workload.begin("instance-0/t1/1", "report", 0);
+		assertThat(this.workload.handOffInLine(0)).isNull();
+
+		holder.granted(10);
+		assertThat(this.workload.handOffInLine(0)).isNull();
+
+		LockUse waiter = this.workload.begin("instance-0/t2/1", "ledger", 0);
+		assertThat(this.workload.handOffInLine(0)).contains("instance-0/t0/1", "instance-0/t2/1");
+		assertThat(this.workload.handOffInLine(1)).isNull();
+
+		waiter.granted(20);
+		this.workload.end(holder);
+		assertThat(this.workload.handOffInLine(0)).isNull();
+	}
+
 	private Hold enterWithoutToken(String holder, String name) {
 		Hold hold = new Hold(holder, name, Hold.NO_TOKEN, this.timeline.now());
 		this.workload.enter(hold);

@@ -14,6 +14,8 @@ import java.util.function.Supplier;
 import dev.baton.lock.annotation.DistributedLockAdvisor;
 import dev.baton.lock.redis.RedisLockManager;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.aop.framework.ProxyFactory;
 
 /**
@@ -147,6 +149,25 @@ final class LockWorkload {
 		this.uses.add(use);
 		this.usesByCaller.put(caller, use);
 		return use;
+	}
+
+	/**
+	 * A call of the instance that holds a lock another of its calls waits for, as
+	 * "holder, waiter", or {@code null}: when it releases, its lock manager hands the lock over.
+	 */
+	@Nullable String handOffInLine(int instance) {
+		List<LockUse> calls = this.usesByCaller.values().stream().filter((use) -> use.instance == instance).toList();
+		for (LockUse holder : calls) {
+			if (holder.grantedMillis == Long.MAX_VALUE) {
+				continue;
+			}
+			for (LockUse waiter : calls) {
+				if (waiter.name.equals(holder.name) && waiter.grantedMillis == Long.MAX_VALUE) {
+					return holder + ", " + waiter;
+				}
+			}
+		}
+		return null;
 	}
 
 	void end(LockUse use) {
