@@ -34,8 +34,12 @@ final class ProgressChecks {
 	/** Each instance's workers: the harness endpoint's concurrency. */
 	private static final int WORKERS = 2;
 
-	/** Acknowledgements waiting for another primary that may hold an instance's remaining capacity. */
-	private static final int HELD_CAPACITY = HarnessInstance.LISTENER.prefetch();
+	/**
+	 * Acknowledgements waiting for another primary that may hold an instance's room to claim. Each
+	 * lends its permit back, up to the capacity (workers and prefetch) at once; those past that
+	 * hold one each, and a free worker's handler, under way, one more.
+	 */
+	static final int HELD_CAPACITY = 2 * (WORKERS + HarnessInstance.LISTENER.prefetch()) - WORKERS;
 
 	private final TaskLedger ledger;
 

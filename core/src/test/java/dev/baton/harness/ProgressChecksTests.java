@@ -54,11 +54,12 @@ class ProgressChecksTests {
 		assertThat(flagged(List.of(new Outages.Window(2, 0, 400)), List.of(), 0)).as("in reach long before")
 			.isTrue();
 		assertThat(flagged(List.of(new Outages.Window(2, 0, 1_600)), List.of(), 0)).as("reconnecting").isFalse();
-		assertThat(flagged(List.of(new Outages.Window(-1, 0, 7_000, false, 0)), List.of(), 3))
-			.as("3 acknowledgements waiting for another primary")
+		// Capacity 6 (2 workers, prefetch 4): 6 permits lent, then 4 held beside a free worker's handler.
+		assertThat(flagged(List.of(new Outages.Window(-1, 0, 7_000, false, 0)), List.of(), 9))
+			.as("9 acknowledgements waiting for another primary, 6 of them with their permits lent")
 			.isTrue();
-		assertThat(flagged(List.of(new Outages.Window(-1, 0, 7_000, false, 0)), List.of(), 4))
-			.as("4 acknowledgements waiting for another primary")
+		assertThat(flagged(List.of(new Outages.Window(-1, 0, 7_000, false, 0)), List.of(), 10))
+			.as("10 acknowledgements waiting for another primary")
 			.isFalse();
 	}
 
