@@ -4,9 +4,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Function;
+import java.util.function.IntPredicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.zip.CRC32;
@@ -15,6 +18,7 @@ import dev.baton.internal.BatonThreads;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.Delivery;
 import dev.baton.queue.NewTask;
+import dev.baton.queue.QueueStats;
 import dev.baton.queue.TaskContext;
 import dev.baton.queue.spi.ConsumableQueue;
 import dev.baton.queue.spi.PartialSettlementException;
@@ -47,6 +51,8 @@ class FrozenPartitionTests {
 
 	private static final int PARTITIONS = 12;
 
+	private static final Duration VISIBILITY_TIMEOUT = Duration.ofSeconds(30);
+
 	private static LocalRedisCluster cluster;
 
 	private static LettuceConnectionFactory connectionFactory;
@@ -74,7 +80,7 @@ class FrozenPartitionTests {
 	/** Waits until every primary answers again: a freeze outlasts some tests. */
 	@AfterEach
 	void thaw() {
-		cluster.primaries().forEach((primary) -> run(primary, (commands) -> commands.sync().ping()));
+		awaitThaw();
 		this.queues.close();
 	}
 
@@ -142,28 +148,15 @@ class FrozenPartitionTests {
 	 */
 	@Test
 	void anAcknowledgementWaitingForAFrozenPrimaryTakesNoRoomFromTheOtherPartitions() throws Exception {
-		this.queue = "orders-" + (++queueNumber);
-		this.queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
-			.partitions((name) -> PARTITIONS)
-			.commandTimeout(Duration.ofSeconds(1))
-			.build();
+		partitionedQueue();
 		LocalRedisServer frozen = cluster.primaries().get(0);
 		Set<Integer> frozenPartitions = partitionsOn(frozen);
-		List<String> ids = IntStream.range(0, 200).mapToObj((i) -> "o-" + i).toList();
-		String freezer = ids.stream().filter((id) -> frozenPartitions.contains(partitionOf(id))).findFirst().orElseThrow();
+		String freezer = ids(frozenPartitions::contains, 1).get(0);
 		// Few: each claim of one task may wait a round for a frozen partition whose rest ended.
-		List<String> others = ids.stream().filter((id) -> !frozenPartitions.contains(partitionOf(id))).limit(3).toList();
-		FreezingHandler handler = new FreezingHandler(freezer, frozen);
-		DelayedTaskListenerRegistry registry = DelayedTaskListenerRegistry.builder(this.queues)
-			.settings((name) -> new ListenerSettings(3, new BackoffPolicy(Duration.ofSeconds(1), 2.0, Duration.ofSeconds(10)),
-					Duration.ofSeconds(30), 8, 0, Duration.ofSeconds(1), Duration.ofSeconds(2)))
-			.build();
-		registry.register(new DelayedTaskEndpoint(this.queue, handler,
-				FreezingHandler.class.getDeclaredMethod("handle", String.class, TaskContext.class), String.class, 1, null,
-				null, null, null, null, true));
-		DelayQueue<String> orders = this.queues.get(this.queue, String.class);
-		orders.scheduleAll(List.of(NewTask.of(freezer, "x", Duration.ZERO)));
-		orders.scheduleAll(others.stream().map((id) -> NewTask.of(id, "x", Duration.ofSeconds(1))).toList());
+		List<String> others = ids((partition) -> !frozenPartitions.contains(partition), 3);
+		FreezingHandler handler = new FreezingHandler(freezer, frozen, Duration.ofSeconds(10));
+		DelayedTaskListenerRegistry registry = oneWorkerWithoutPrefetch(handler, Duration.ofSeconds(2));
+		scheduleFreezerFirst(freezer, others);
 		registry.start();
 		try {
 			// The freeze (10 s) begins when the first task is handled; its acknowledgement waits for it.
@@ -172,6 +165,122 @@ class FrozenPartitionTests {
 		finally {
 			registry.stop();
 		}
+	}
+
+	/**
+	 * A graceful stop while a delivery's permit is lent, which waits for the frozen primary: with
+	 * one worker and no prefetch, the handler of the first task freezes its partition's primary
+	 * for 8 s, the task's acknowledgement moves to the retrying lane and lends its permit, the
+	 * other partitions' tasks are handled, and the registry stops (as an application's shutdown
+	 * stops it) while the primary is still frozen. Stopping waits for pending acknowledgements
+	 * until {@code shutdown-timeout}, here 10 s, longer than the freeze: it ends once the primary
+	 * answers, within {@code shutdown-timeout} plus the final hand-back (delayed-tasks.md,
+	 * "Shutdown"), with the task acknowledged and nothing left in Redis.
+	 */
+	@Test
+	void aStopWhileAPermitIsLentWaitsForItsAcknowledgementUntilTheShutdownTimeout() throws Exception {
+		Duration shutdownTimeout = Duration.ofSeconds(10);
+
+		LentPermitStop stop = stopWhileAPermitIsLent(shutdownTimeout, Duration.ofSeconds(6));
+
+		assertThat(stop.stopping() - stop.handler().thawsNotBefore)
+			.as("the others handled and the stop begun within the freeze")
+			.isNegative();
+		assertThat(stop.took()).as("the stop")
+			.isLessThan(shutdownTimeout.plus(DelayedTaskListenerContainer.HAND_BACK_TIMEOUT));
+		// Its acknowledgement cannot be confirmed before the primary answers: the stop waited for it.
+		assertThat(stop.stopped() - stop.handler().thawsNotBefore).as("the stop ended after the thaw").isPositive();
+		assertHandledOnceAndAcknowledged(stop.handler());
+	}
+
+	/**
+	 * A graceful stop while a delivery's permit is lent, whose deadline comes before the frozen
+	 * primary answers: as above, but with a {@code shutdown-timeout} of 2 s, which ends within the
+	 * freeze. Stopping has one deadline whatever Redis does, {@code shutdown-timeout} plus the final
+	 * hand-back (delayed-tasks.md, "Shutdown"), so it ends before the thaw and gives up on the
+	 * acknowledgement. Once the primary answers, the task was handled once and is either
+	 * acknowledged (by the calls the primary ran late) or in flight until its visibility timeout,
+	 * to be delivered again: nothing in between.
+	 */
+	@Test
+	void aStopWhileAPermitIsLentGivesUpOnItsAcknowledgementAtTheShutdownTimeout() throws Exception {
+		Duration shutdownTimeout = Duration.ofSeconds(2);
+
+		LentPermitStop stop = stopWhileAPermitIsLent(shutdownTimeout, Duration.ofSeconds(5));
+
+		assertThat(stop.stopping() + shutdownTimeout.toNanos() - stop.handler().thawsNotBefore)
+			.as("the stop's deadline within the freeze")
+			.isNegative();
+		assertThat(stop.took()).as("the stop")
+			.isLessThan(shutdownTimeout.plus(DelayedTaskListenerContainer.HAND_BACK_TIMEOUT));
+		assertThat(stop.stopped() - stop.handler().thawsNotBefore).as("the stop ended before the thaw").isNegative();
+		awaitThaw();
+		String freezer = stop.handler().freezer;
+		if (this.queues.get(this.queue, String.class).find(freezer).isPresent()) {
+			assertThat(stop.handler().handled).containsOnlyOnce(freezer);
+			// Nothing extends it any more: once its visibility runs out, a claim takes it again.
+			assertThat(visibleAgainIn(freezer)).as("the task's visibility").isLessThanOrEqualTo(VISIBILITY_TIMEOUT);
+			awaitNothingExtendsOrAcknowledges();
+		}
+		else {
+			assertHandledOnceAndAcknowledged(stop.handler());
+		}
+	}
+
+	/**
+	 * Freezes a primary with the handler of its first task, waits until the other partitions'
+	 * tasks are handled, then stops the registry as a context's shutdown does.
+	 * @param handledWithin how soon the other tasks must be handled: with one permit, they run
+	 * only if the waiting acknowledgement lent it
+	 */
+	private LentPermitStop stopWhileAPermitIsLent(Duration shutdownTimeout, Duration handledWithin) throws Exception {
+		partitionedQueue();
+		LocalRedisServer frozen = cluster.primaries().get(0);
+		Set<Integer> frozenPartitions = partitionsOn(frozen);
+		String freezer = ids(frozenPartitions::contains, 1).get(0);
+		List<String> others = ids((partition) -> !frozenPartitions.contains(partition), 2);
+		FreezingHandler handler = new FreezingHandler(freezer, frozen, Duration.ofSeconds(8));
+		DelayedTaskListenerRegistry registry = oneWorkerWithoutPrefetch(handler, shutdownTimeout);
+		scheduleFreezerFirst(freezer, others);
+		registry.start();
+		try {
+			await().atMost(handledWithin).until(() -> handler.handled.containsAll(others));
+			long stopping = System.nanoTime();
+			registry.stop();
+			return new LentPermitStop(handler, stopping, System.nanoTime());
+		}
+		finally {
+			registry.stop();
+		}
+	}
+
+	/** When a stop began and ended, as {@link System#nanoTime()}, and what the handler saw. */
+	private record LentPermitStop(FreezingHandler handler, long stopping, long stopped) {
+
+		Duration took() {
+			return Duration.ofNanos(this.stopped - this.stopping);
+		}
+
+	}
+
+	/**
+	 * The freezer was handled once and acknowledged, as every other task, and the stopped
+	 * container left nothing that never ends: no task in flight that no consumer extends, no key
+	 * without an expiry but the partition records, no thread that would extend or acknowledge.
+	 */
+	private void assertHandledOnceAndAcknowledged(FreezingHandler handler) {
+		assertThat(handler.handled).containsOnlyOnce(handler.freezer);
+		DelayQueue<String> orders = this.queues.get(this.queue, String.class);
+		assertThat(orders.find(handler.freezer)).as("the acknowledged task").isEmpty();
+		assertThat(orders.stats()).extracting(QueueStats::due, QueueStats::inFlight, QueueStats::dead)
+			.containsExactly(0L, 0L, 0L);
+		assertThat(keysLeftForever()).isEmpty();
+		awaitNothingExtendsOrAcknowledges();
+	}
+
+	/** The stopped container's threads that extend visibility or send acknowledgements end. */
+	private void awaitNothingExtendsOrAcknowledges() {
+		await().atMost(Duration.ofSeconds(3)).until(() -> extendingOrAcknowledgingThreads().isEmpty());
 	}
 
 	@Test
@@ -216,16 +325,77 @@ class FrozenPartitionTests {
 	}
 
 	private ConsumableQueue<Object> ordersWithDueTasks(int tasks) {
-		this.queue = "orders-" + (++queueNumber);
-		this.queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
-			.partitions((name) -> PARTITIONS)
-			.commandTimeout(Duration.ofSeconds(1))
-			.build();
+		partitionedQueue();
 		DelayQueue<String> orders = this.queues.get(this.queue, String.class);
 		orders.scheduleAll(IntStream.range(0, tasks).mapToObj((i) -> NewTask.of("o-" + i, "x", Duration.ZERO)).toList());
 		@SuppressWarnings("unchecked")
 		ConsumableQueue<Object> consumable = (ConsumableQueue<Object>) (ConsumableQueue<?>) orders;
 		return consumable;
+	}
+
+	/** A new queue of {@link #PARTITIONS} partitions, whose calls give up after a second. */
+	private void partitionedQueue() {
+		this.queue = "orders-" + (++queueNumber);
+		this.queues = RedisDelayQueues.builder(connectionFactory, JsonMapper.builder().build())
+			.partitions((name) -> PARTITIONS)
+			.commandTimeout(Duration.ofSeconds(1))
+			.build();
+	}
+
+	/** A registry whose one container handles the queue with one worker and claims nothing ahead. */
+	private DelayedTaskListenerRegistry oneWorkerWithoutPrefetch(FreezingHandler handler, Duration shutdownTimeout)
+			throws NoSuchMethodException {
+		DelayedTaskListenerRegistry registry = DelayedTaskListenerRegistry.builder(this.queues)
+			.settings((name) -> new ListenerSettings(3, new BackoffPolicy(Duration.ofSeconds(1), 2.0, Duration.ofSeconds(10)),
+					VISIBILITY_TIMEOUT, 8, 0, Duration.ofSeconds(1), shutdownTimeout))
+			// A phase long enough that the shutdown timeout is not cut: the stop waits as long as it says
+			.shutdownPhaseTimeout(shutdownTimeout.plus(Duration.ofSeconds(3)))
+			.build();
+		registry.register(new DelayedTaskEndpoint(this.queue, handler,
+				FreezingHandler.class.getDeclaredMethod("handle", String.class, TaskContext.class), String.class, 1, null,
+				null, null, null, null, true));
+		return registry;
+	}
+
+	/** The freezer due at once, the others a second later: the one worker takes the freezer first. */
+	private void scheduleFreezerFirst(String freezer, List<String> others) {
+		DelayQueue<String> orders = this.queues.get(this.queue, String.class);
+		orders.scheduleAll(List.of(NewTask.of(freezer, "x", Duration.ZERO)));
+		orders.scheduleAll(others.stream().map((id) -> NewTask.of(id, "x", Duration.ofSeconds(1))).toList());
+	}
+
+	/** The first {@code count} task ids ({@code o-0}, {@code o-1}, ...) whose partition matches. */
+	private static List<String> ids(IntPredicate partition, int count) {
+		return IntStream.range(0, 1000).mapToObj((i) -> "o-" + i)
+			.filter((id) -> partition.test(partitionOf(id)))
+			.limit(count)
+			.toList();
+	}
+
+	/**
+	 * The queue's keys, on every primary, that never expire, but for its partition records: what
+	 * is left of a task (its payload, an in-flight entry) once the queue is empty and no consumer
+	 * runs.
+	 */
+	private List<String> keysLeftForever() {
+		String pattern = "*{" + this.queue + "[}#]*";
+		return cluster.primaries()
+			.stream()
+			.flatMap((primary) -> run(primary, (commands) -> commands.sync()
+				.keys(pattern)
+				.stream()
+				.filter((key) -> !key.endsWith(":partitions") && commands.sync().ttl(key) == -1)
+				.toList()).stream())
+			.toList();
+	}
+
+	/** The queue's threads that extend visibility or send acknowledgements, still alive. */
+	private List<String> extendingOrAcknowledgingThreads() {
+		Set<String> names = Set.of("baton-queue-visibility-" + this.queue, "baton-ack-" + this.queue,
+				"baton-ack-retry-" + this.queue);
+		return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+			.filter(names::contains)
+			.toList();
 	}
 
 	private long inFlight() {
@@ -257,8 +427,7 @@ class FrozenPartitionTests {
 	private Set<Integer> partitionsOn(LocalRedisServer primary) {
 		return IntStream.range(0, PARTITIONS).filter((partition) -> {
 			// The slot follows the hash tag alone, whatever the prefix.
-			String key = (partition == 0) ? "baton:q:{" + this.queue + "}:due"
-					: "baton:q:{" + this.queue + "#" + partition + "}:p" + partition + ":due";
+			String key = key(partition, "due");
 			try {
 				run(primary, (commands) -> commands.sync().exists(key));
 				return true;
@@ -269,27 +438,64 @@ class FrozenPartitionTests {
 		}).boxed().collect(Collectors.toSet());
 	}
 
-	/** Freezes a primary for 10 s when it handles a given task. */
+	/** A key of the queue's partition, as the default prefix and QueueKeys lay it out. */
+	private String key(int partition, String suffix) {
+		return (partition == 0) ? "baton:q:{" + this.queue + "}:" + suffix
+				: "baton:q:{" + this.queue + "#" + partition + "}:p" + partition + ":" + suffix;
+	}
+
+	/** How long until an in-flight task's visibility ends, on the server's clock. */
+	private Duration visibleAgainIn(String id) {
+		int partition = partitionOf(id);
+		LocalRedisServer primary = cluster.primaries()
+			.stream()
+			.filter((candidate) -> partitionsOn(candidate).contains(partition))
+			.findFirst()
+			.orElseThrow();
+		return run(primary, (commands) -> {
+			Double deadline = commands.sync().zscore(key(partition, "inflight"), id);
+			assertThat(deadline).as("the in-flight entry of " + id).isNotNull();
+			List<String> time = commands.sync().time();
+			long nowMillis = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+			return Duration.ofMillis(deadline.longValue() - nowMillis);
+		});
+	}
+
+	/** Freezes a primary for a while when it handles a given task. */
 	static final class FreezingHandler {
 
-		final Set<String> handled = ConcurrentHashMap.newKeySet();
+		/** The id of each handling, in order. */
+		final Queue<String> handled = new ConcurrentLinkedQueue<>();
 
-		private final String freezer;
+		/** No earlier than when the primary answers again, as {@link System#nanoTime()}, once frozen. */
+		volatile long thawsNotBefore;
+
+		final String freezer;
 
 		private final LocalRedisServer primary;
 
-		FreezingHandler(String freezer, LocalRedisServer primary) {
+		private final Duration freeze;
+
+		FreezingHandler(String freezer, LocalRedisServer primary, Duration freeze) {
 			this.freezer = freezer;
 			this.primary = primary;
+			this.freeze = freeze;
 		}
 
 		void handle(String payload, TaskContext context) {
 			if (context.id().equals(this.freezer)) {
-				freeze(this.primary, Duration.ofSeconds(10));
+				// Taken before the pause is sent: the server pauses later, and thus thaws later
+				this.thawsNotBefore = System.nanoTime() + this.freeze.toNanos();
+				freeze(this.primary, this.freeze);
 			}
 			this.handled.add(context.id());
 		}
 
+	}
+
+	/** Waits until every primary answers: a frozen one runs the commands it got once it thaws. */
+	private static void awaitThaw() {
+		cluster.primaries().forEach((primary) -> run(primary, (commands) -> commands.sync().ping()));
 	}
 
 	private static void freeze(LocalRedisServer primary, Duration duration) {
