@@ -33,11 +33,22 @@ record QueueKeys(String due, String tasks, String meta, String inFlight, String 
 	}
 
 	static QueueKeys of(String prefix, String queue, int partition) {
-		String base = (partition == 0) ? prefix + "{" + queue + "}:"
-				: prefix + "{" + queue + "#" + partition + "}:p" + partition + ":";
+		String base = base(prefix, queue, partition);
 		return new QueueKeys(base + "due", base + "tasks", base + "meta", base + "inflight", base + "seq",
 				base + "wake", base + "dead", base + "dead-payloads", base + "dead-info", base + "partitions",
 				base + "reply:");
+	}
+
+	/** What every key of the partition starts with, before its suffix. */
+	static String base(String prefix, String queue, int partition) {
+		return (partition == 0) ? prefix + "{" + queue + "}:"
+				: prefix + "{" + queue + "#" + partition + "}:p" + partition + ":";
+	}
+
+	/** The keys and the wake channel: all but the remembered replies, whose names change by call. */
+	List<String> named() {
+		return List.of(this.due, this.tasks, this.meta, this.inFlight, this.sequence, this.wake, this.dead,
+				this.deadPayloads, this.deadInfo, this.partitions);
 	}
 
 	/** @param callId the call's own id, under which it remembers its reply */

@@ -1,6 +1,7 @@
 package dev.baton.queue.redis;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
@@ -138,6 +139,48 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 	 */
 	public static Builder builder(RedisConnectionFactory connectionFactory, JsonMapper jsonMapper) {
 		return new Builder(connectionFactory, jsonMapper);
+	}
+
+	/**
+	 * The name of one of a queue's Redis keys, from the key layout the queues use (see "Redis key
+	 * layout" in docs/delayed-tasks.md), for tests and tooling that read a queue's keys or look for
+	 * the Redis Cluster node that serves a partition. The first partition, the only one of an
+	 * unpartitioned queue, has {@code keyPrefix + "{" + queue + "}:" + suffix}; partition
+	 * {@code k} from 1 has {@code keyPrefix + "{" + queue + "#" + k + "}:p" + k + ":" + suffix}.
+	 * A task is in the partition numbered by the CRC-32 of its id (UTF-8) modulo the partition
+	 * count. Do not write to these keys: their format may change between versions.
+	 * @param keyPrefix the prefix of every key, {@link #DEFAULT_KEY_PREFIX} unless
+	 * {@link Builder#keyPrefix(String)} set another
+	 * @param queue the queue name
+	 * @param partition the partition, from 0 to {@value #MAX_PARTITIONS} - 1
+	 * @param suffix which key: {@code "due"}, {@code "tasks"}, {@code "meta"}, {@code "inflight"},
+	 * {@code "seq"}, {@code "dead"}, {@code "dead-payloads"}, {@code "dead-info"} or
+	 * {@code "partitions"}, or {@code "wake"} for the partition's wake channel
+	 * @return the key
+	 * @throws IllegalArgumentException if the prefix or the queue name is not one the queues take,
+	 * the partition is out of bounds, or no key of the layout has the suffix
+	 */
+	public static String queueKey(String keyPrefix, String queue, int partition, String suffix) {
+		checkKeyPrefix(keyPrefix);
+		QueueInput.queueName(queue);
+		if (partition < 0 || partition >= MAX_PARTITIONS) {
+			throw new IllegalArgumentException(
+					"Partition of queue '" + queue + "' must be from 0 to " + (MAX_PARTITIONS - 1) + ", was " + partition);
+		}
+		String base = QueueKeys.base(keyPrefix, queue, partition);
+		List<String> named = QueueKeys.of(keyPrefix, queue, partition).named();
+		String key = base + suffix;
+		if (!named.contains(key)) {
+			throw new IllegalArgumentException("Queue key suffix must be one of "
+					+ named.stream().map((name) -> name.substring(base.length())).toList() + ", was '" + suffix + "'");
+		}
+		return key;
+	}
+
+	private static void checkKeyPrefix(@Nullable String keyPrefix) {
+		if (keyPrefix == null || keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
+			throw new IllegalArgumentException("Key prefix must not be null or contain '{' or '}'");
+		}
 	}
 
 	/**
@@ -294,14 +337,13 @@ public final class RedisDelayQueues implements DelayQueues, AutoCloseable {
 
 		/**
 		 * Set the prefix of every key; a queue's keys are
-		 * {@code prefix + "{" + name + "}:" + suffix}. The default is {@code "baton:q:"}.
+		 * {@code prefix + "{" + name + "}:" + suffix} ({@link RedisDelayQueues#queueKey} names
+		 * them). The default is {@code "baton:q:"}.
 		 * @param keyPrefix the key prefix
 		 * @return this builder
 		 */
 		public Builder keyPrefix(String keyPrefix) {
-			if (keyPrefix == null || keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
-				throw new IllegalArgumentException("Key prefix must not be null or contain '{' or '}'");
-			}
+			checkKeyPrefix(keyPrefix);
 			this.keyPrefix = keyPrefix;
 			return this;
 		}

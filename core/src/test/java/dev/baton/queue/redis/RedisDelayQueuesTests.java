@@ -42,6 +42,29 @@ class RedisDelayQueuesTests {
 	}
 
 	@Test
+	void namesAQueuesKeysAsItsPartitionsLayThemOut() {
+		assertThat(RedisDelayQueues.queueKey("app:", "orders", 0, "due")).isEqualTo("app:{orders}:due");
+		assertThat(RedisDelayQueues.queueKey(RedisDelayQueues.DEFAULT_KEY_PREFIX, "orders", 3, "inflight"))
+			.isEqualTo("baton:q:{orders#3}:p3:inflight")
+			.isEqualTo(QueueKeys.of(RedisDelayQueues.DEFAULT_KEY_PREFIX, "orders", 3).inFlight());
+		assertThat(QueueKeys.of("app:", "orders", 5).named()).allSatisfy((key) -> assertThat(
+				RedisDelayQueues.queueKey("app:", "orders", 5, key.substring("app:{orders#5}:p5:".length())))
+			.isEqualTo(key));
+		assertThatIllegalArgumentException().isThrownBy(() -> RedisDelayQueues.queueKey("app:", "orders", 0, "inFlight"))
+			.withMessageContaining("[due, tasks, meta, inflight, seq, wake, dead, dead-payloads, dead-info, partitions]")
+			.withMessageContaining("'inFlight'");
+		assertThatIllegalArgumentException().isThrownBy(() -> RedisDelayQueues.queueKey("app:", "orders", 0, "reply:1"));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> RedisDelayQueues.queueKey("app:", "orders", RedisDelayQueues.MAX_PARTITIONS, "due"))
+			.withMessageContaining("from 0 to 1023");
+		assertThatIllegalArgumentException().isThrownBy(() -> RedisDelayQueues.queueKey("app:", "orders", -1, "due"));
+		assertThatIllegalArgumentException().isThrownBy(() -> RedisDelayQueues.queueKey("a{", "orders", 0, "due"))
+			.withMessageContaining("Key prefix");
+		assertThatIllegalArgumentException().isThrownBy(() -> RedisDelayQueues.queueKey("app:", "a}b", 0, "due"))
+			.withMessageContaining("hash tag");
+	}
+
+	@Test
 	void returnsTheSameQueueForTheSameNameAndTypeAndAConsumableOne(RedisConnectionFactory connectionFactory) {
 		try (RedisDelayQueues queues = RedisDelayQueues.builder(connectionFactory, JSON).build()) {
 			DelayQueue<Order> queue = queues.get("orders", Order.class);
