@@ -54,10 +54,7 @@ final class PartitionNodes {
 	}
 
 	private static String partitionKey(int partition, String suffix) {
-		String queue = HarnessInstance.QUEUE;
-		return RedisDelayQueues.DEFAULT_KEY_PREFIX
-				+ ((partition == 0) ? "{" + queue + "}:" : "{" + queue + "#" + partition + "}:p" + partition + ":")
-				+ suffix;
+		return RedisDelayQueues.queueKey(RedisDelayQueues.DEFAULT_KEY_PREFIX, HarnessInstance.QUEUE, partition, suffix);
 	}
 
 	String describe() {

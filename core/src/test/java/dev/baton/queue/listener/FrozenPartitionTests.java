@@ -438,10 +438,9 @@ class FrozenPartitionTests {
 		}).boxed().collect(Collectors.toSet());
 	}
 
-	/** A key of the queue's partition, as the default prefix and QueueKeys lay it out. */
+	/** A key of the queue's partition, under the default prefix. */
 	private String key(int partition, String suffix) {
-		return (partition == 0) ? "baton:q:{" + this.queue + "}:" + suffix
-				: "baton:q:{" + this.queue + "#" + partition + "}:p" + partition + ":" + suffix;
+		return RedisDelayQueues.queueKey(RedisDelayQueues.DEFAULT_KEY_PREFIX, this.queue, partition, suffix);
 	}
 
 	/** How long until an in-flight task's visibility ends, on the server's clock. */

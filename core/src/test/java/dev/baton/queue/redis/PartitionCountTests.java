@@ -105,7 +105,7 @@ class PartitionCountTests {
 			}
 			assertThat(orders.stats().scheduled()).isEqualTo(20);
 			for (int partition = 1; partition < 4; partition++) {
-				assertThat(redis.opsForValue().get("baton:q:{orders#" + partition + "}:p" + partition + ":partitions"))
+				assertThat(redis.opsForValue().get(QueueKeys.of("baton:q:", "orders", partition).partitions()))
 					.isEqualTo("4");
 			}
 		}

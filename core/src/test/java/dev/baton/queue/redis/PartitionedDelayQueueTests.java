@@ -41,8 +41,7 @@ class PartitionedDelayQueueTests {
 
 			assertThat(redis.opsForZSet().zCard("baton:q:{orders}:due")).isPositive();
 			for (int partition = 1; partition < 4; partition++) {
-				assertThat(redis.opsForZSet().zCard("baton:q:{orders#" + partition + "}:p" + partition + ":due"))
-					.isPositive();
+				assertThat(redis.opsForZSet().zCard(QueueKeys.of("baton:q:", "orders", partition).due())).isPositive();
 			}
 			assertThat(orders.schedule("o-7", "again", Duration.ZERO)).isFalse();
 			assertThat(orders.find("o-7")).get().extracting(ScheduledTask::payload).isEqualTo("order 7");
