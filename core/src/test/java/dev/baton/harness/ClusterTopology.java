@@ -172,6 +172,12 @@ final class ClusterTopology implements HarnessTopology, ServerFaults {
 		return this.partitionNodes;
 	}
 
+	/** Past a paused primary's pause: what one failing partition holds up then lasts the whole pause. */
+	@Override
+	public Visibility visibility() {
+		return Visibility.PAST_A_PAUSE;
+	}
+
 	@Override
 	public FaultSchedule schedule(long seed, int instances, long lengthMillis) {
 		return FaultSchedule.generateCluster(seed, instances, lengthMillis);

@@ -7,10 +7,8 @@ import dev.baton.internal.PrimarySwitchWatch;
 import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.TaskContext;
-import dev.baton.queue.listener.BackoffPolicy;
 import dev.baton.queue.listener.DelayedTaskEndpoint;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
-import dev.baton.queue.listener.ListenerSettings;
 import dev.baton.queue.redis.RedisDelayQueues;
 import dev.baton.test.RedisProxy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -40,13 +38,6 @@ final class HarnessInstance implements AutoCloseable {
 
 	static final Duration QUEUE_COMMAND_TIMEOUT = Duration.ofMillis(500);
 
-	/** Short, so that a black hole of a few seconds makes deliveries come back. */
-	static final Duration VISIBILITY_TIMEOUT = Duration.ofSeconds(3);
-
-	static final ListenerSettings LISTENER = new ListenerSettings(3,
-			new BackoffPolicy(Duration.ofMillis(100), 2.0, Duration.ofMillis(500)), VISIBILITY_TIMEOUT, 8, 4,
-			Duration.ofMillis(500), Duration.ofSeconds(2));
-
 	final int index;
 
 	/** Its link to Redis, or {@code null} when it connects to Sentinel's addresses directly. */
@@ -74,10 +65,11 @@ final class HarnessInstance implements AutoCloseable {
 	/**
 	 * @param link its connection factory and proxy, both closed with the instance
 	 * @param partitions the partitions of the harness queue
+	 * @param visibility the harness queue's visibility timeout
 	 * @param observer a queue that reads Redis without this instance's proxy, for the async handler
 	 */
-	HarnessInstance(int index, HarnessTopology.Link link, int partitions, LossReports losses, TaskLedger ledger,
-			Timeline timeline, DelayQueue<HarnessTask> observer) {
+	HarnessInstance(int index, HarnessTopology.Link link, int partitions, Visibility visibility, LossReports losses,
+			TaskLedger ledger, Timeline timeline, DelayQueue<HarnessTask> observer) {
 		this.index = index;
 		this.proxy = link.proxy();
 		this.meters = new StaleCountingMeters(index, ledger, timeline);
@@ -91,7 +83,7 @@ final class HarnessInstance implements AutoCloseable {
 			.build();
 		this.queue = this.queues.get(QUEUE, HarnessTask.class);
 		this.listeners = DelayedTaskListenerRegistry.builder(this.queues)
-			.settings((queue) -> LISTENER)
+			.settings((queue) -> visibility.listener())
 			.meterRegistry(this.meters)
 			.build();
 		this.handler = new TaskHandler(index, ledger, timeline, observer);

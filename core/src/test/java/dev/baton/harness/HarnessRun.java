@@ -76,7 +76,7 @@ final class HarnessRun {
 				DelayQueue<HarnessTask> observer = checkerQueues.get(HarnessInstance.QUEUE, HarnessTask.class);
 				for (int i = 0; i < INSTANCES; i++) {
 					instances.add(new HarnessInstance(i, topology.connect(i), topology.partitionNodes().partitions(),
-							this.losses, this.ledger, this.timeline, observer));
+							topology.visibility(), this.losses, this.ledger, this.timeline, observer));
 				}
 				return run(schedule, topology, new StringRedisTemplate(topology.checker()), instances,
 						checkerQueues.get(HarnessInstance.QUEUE, HarnessTask.class));
@@ -108,7 +108,8 @@ final class HarnessRun {
 		Thread producer = new Thread(tasks, "harness-producer");
 		producer.setDaemon(true);
 
-		QueueWatch watch = new QueueWatch(redis, topology.partitionNodes().partitions(), this.timeline);
+		QueueWatch watch = new QueueWatch(redis, topology.partitionNodes().partitions(), topology.visibility(),
+				this.timeline);
 		this.timeline.zero();
 		this.stalls.start();
 		watch.start();
@@ -135,7 +136,8 @@ final class HarnessRun {
 		LockChecks annotatedChecks = new LockChecks(annotated, this.losses, dataLoss, HarnessInstance.LEASE_TIME);
 		annotatedChecks.checkHistory();
 		annotatedChecks.checkRefusals(faults.injected());
-		QueueChecks queueChecks = new QueueChecks(this.ledger, dataLoss, this.violations, this.timeline);
+		QueueChecks queueChecks = new QueueChecks(this.ledger, dataLoss, topology.visibility(), this.violations,
+				this.timeline);
 		queueChecks.consumerStops(faults.consumerStops());
 		Outages outages = faults.outages(topology.outages(), this.stalls);
 		queueChecks.outages(outages);
@@ -144,11 +146,11 @@ final class HarnessRun {
 		instances.forEach(HarnessInstance::stopConsuming);
 		queueChecks.check();
 		VisibilityChecks visibilityChecks = new VisibilityChecks(this.ledger, outages, faults.consumerStops(),
-				this.violations);
+				topology.visibility(), this.violations);
 		visibilityChecks.check(watch.nearDeadlines());
 		visibilityChecks.checkLossesTold(dataLoss);
 		ProgressChecks progress = new ProgressChecks(this.ledger, outages, faults.consumerStops(),
-				topology.partitionNodes(), INSTANCES, this.violations);
+				topology.partitionNodes(), topology.visibility(), INSTANCES, this.violations);
 		progress.check(watch.waiting());
 
 		List<String> totals = new ArrayList<>(List.of(

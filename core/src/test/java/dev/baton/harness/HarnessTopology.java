@@ -23,6 +23,11 @@ interface HarnessTopology extends AutoCloseable {
 	LettuceConnectionFactory checker();
 
 	/** How the harness queue is partitioned, and where each partition lives. */
+	/** The harness queue's visibility timeout on this topology. */
+	default Visibility visibility() {
+		return Visibility.SHORT;
+	}
+
 	default PartitionNodes partitionNodes() {
 		return PartitionNodes.SINGLE;
 	}

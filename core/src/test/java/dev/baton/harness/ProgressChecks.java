@@ -39,7 +39,7 @@ final class ProgressChecks {
 	 * lends its permit back, up to the capacity (workers and prefetch) at once; those past that
 	 * hold one each, and a free worker's handler, under way, one more.
 	 */
-	static final int HELD_CAPACITY = 2 * (WORKERS + HarnessInstance.LISTENER.prefetch()) - WORKERS;
+	static final int HELD_CAPACITY = 2 * (WORKERS + Visibility.PREFETCH) - WORKERS;
 
 	private final TaskLedger ledger;
 
@@ -48,6 +48,8 @@ final class ProgressChecks {
 	private final List<long[]> consumerStops;
 
 	private final PartitionNodes nodes;
+
+	private final Visibility visibility;
 
 	private final int instances;
 
@@ -61,8 +63,9 @@ final class ProgressChecks {
 	 * @param consumerStops consumer restarts, {instance, start, end} in ms from the run's start
 	 */
 	ProgressChecks(TaskLedger ledger, Outages outages, List<long[]> consumerStops, PartitionNodes nodes,
-			int instances, Violations violations) {
+			Visibility visibility, int instances, Violations violations) {
 		this.ledger = ledger;
+		this.visibility = visibility;
 		this.outages = outages;
 		this.consumerStops = List.copyOf(consumerStops);
 		this.nodes = nodes;
@@ -160,7 +163,7 @@ final class ProgressChecks {
 
 	/** The instance's runs under way within a visibility timeout before the moment, and the first after it. */
 	private String runsAround(int instance, long atMillis) {
-		long from = atMillis - HarnessInstance.VISIBILITY_TIMEOUT.toMillis();
+		long from = atMillis - this.visibility.timeoutMillis();
 		return this.ledger.history.stream()
 			.filter((run) -> run.instance() == instance && run.endMillis() >= from)
 			.sorted(Comparator.comparingLong(TaskLedger.Run::startMillis))

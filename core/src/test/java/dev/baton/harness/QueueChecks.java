@@ -38,15 +38,6 @@ final class QueueChecks {
 	 */
 	static final long STALE_BEFORE_START_MILLIS = 100;
 
-	/**
-	 * The least time out of reach (without a break) in which a healthy handler's delivery can go
-	 * stale. Extensions run a third of the visibility timeout after the last confirmed one, each
-	 * bounded by that third, and a failed one is tried again within a tenth of it: by the docs a
-	 * duplicate needs Redis out of reach for about the last two thirds of the timeout, so less than
-	 * a third (less 200 ms for calls that fail at a window's edge) loses no delivery.
-	 */
-	static final long MIN_OUTAGE_MILLIS = HarnessInstance.VISIBILITY_TIMEOUT.toMillis() / 3 - 200;
-
 	static final String ACK_AFTER_WORK = "A task is acknowledged only after its work: a failure is retried, a future waited for";
 
 	/**
@@ -61,6 +52,8 @@ final class QueueChecks {
 	private final TaskLedger ledger;
 
 	private final List<long[]> kills;
+
+	private final Visibility visibility;
 
 	private final Violations violations;
 
@@ -91,8 +84,10 @@ final class QueueChecks {
 
 	private int unexplainedDuplicates;
 
-	QueueChecks(TaskLedger ledger, List<long[]> kills, Violations violations, Timeline timeline) {
+	QueueChecks(TaskLedger ledger, List<long[]> kills, Visibility visibility, Violations violations,
+			Timeline timeline) {
 		this.ledger = ledger;
+		this.visibility = visibility;
 		this.kills = kills;
 		this.violations = violations;
 		this.timeline = timeline;
@@ -310,7 +305,7 @@ final class QueueChecks {
 	 * id, so they are matched: each count of the earlier run's instance, made no earlier than
 	 * {@value #STALE_BEFORE_START_MILLIS} ms before that run started, explains as many duplicates
 	 * as it counted, and no more; and only if the instance was out of reach for at least
-	 * {@link #MIN_OUTAGE_MILLIS} at a stretch meanwhile (see {@link #outOfReachLongEnough}).</li>
+	 * {@link Visibility#minOutageMillis()} at a stretch meanwhile (see {@link #outOfReachLongEnough}).</li>
 	 * </ul>
 	 * A duplicate with none of these is a violation: a lost visibility that Baton neither
 	 * reported nor was caused by a recorded fault long enough to cause it.
@@ -405,26 +400,26 @@ final class QueueChecks {
 							+ "), with no recorded cause: no Redis data loss or consumer stop of instance-"
 							+ earlier.instance() + " in between, not stored again (scheduled at "
 							+ later.scheduledAtMillis() + "), and no baton.queue.stale count of instance-"
-							+ earlier.instance() + " since its start, after " + MIN_OUTAGE_MILLIS
+							+ earlier.instance() + " since its start, after " + this.visibility.minOutageMillis()
 							+ " ms out of reach, left unmatched; its counts: " + (nearby.isEmpty() ? "none" : nearby)
 							+ "; longest out of reach from a visibility timeout before its start to the later run: "
 							+ this.outages.longest(earlier.instance(),
-									earlier.startMillis() - HarnessInstance.VISIBILITY_TIMEOUT.toMillis(),
+									earlier.startMillis() - this.visibility.timeoutMillis(),
 									later.startMillis(), earlier.earliestClaimMillis())
 							+ " ms");
 		}
 	}
 
 	/**
-	 * Whether the run's instance was out of reach for {@link #MIN_OUTAGE_MILLIS} at a stretch while
+	 * Whether the run's instance was out of reach for {@link Visibility#minOutageMillis()} at a stretch while
 	 * it may have held the delivery: from a visibility timeout before the run started (it may have
 	 * been claimed ahead) until Baton counted it stale. A count without one is itself a loss the
 	 * docs do not allow: one lost call, a reset or a short stall must cost no delivery.
 	 */
 	private boolean outOfReachLongEnough(TaskLedger.Run earlier, TaskLedger.StaleCount count) {
-		long from = earlier.startMillis() - HarnessInstance.VISIBILITY_TIMEOUT.toMillis();
+		long from = earlier.startMillis() - this.visibility.timeoutMillis();
 		return this.outages.longest(earlier.instance(), from, count.atMillis(), earlier.earliestClaimMillis())
-				>= MIN_OUTAGE_MILLIS;
+				>= this.visibility.minOutageMillis();
 	}
 
 	/** A successful run of a task after an earlier successful run of it. */

@@ -30,7 +30,7 @@ class QueueChecksTests {
 		this.ledger.ran("t-1", true);
 		this.ledger.ran("t-2", false);
 
-		new QueueChecks(this.ledger, List.of(), this.violations, this.timeline).check();
+		new QueueChecks(this.ledger, List.of(), Visibility.SHORT, this.violations, this.timeline).check();
 
 		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-2");
 	}
@@ -40,7 +40,7 @@ class QueueChecksTests {
 		this.ledger.accepted.put("t-1", 100L);
 		this.ledger.accepted.put("t-2", 900L);
 
-		new QueueChecks(this.ledger, List.<long[]>of(new long[] { 500, 700 }), this.violations, this.timeline)
+		new QueueChecks(this.ledger, List.<long[]>of(new long[] { 500, 700 }), Visibility.SHORT, this.violations, this.timeline)
 			.check();
 
 		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-2");
@@ -166,7 +166,7 @@ class QueueChecksTests {
 		action("t-3", TaskLedger.ActionKind.CANCEL, 150, 0, TaskLedger.Result.UNKNOWN);
 		run("t-3", 1, 700, false, false);
 
-		QueueChecks checks = new QueueChecks(this.ledger, List.<long[]>of(new long[] { 200, 500 }), this.violations,
+		QueueChecks checks = new QueueChecks(this.ledger, List.<long[]>of(new long[] { 200, 500 }), Visibility.SHORT, this.violations,
 				this.timeline);
 		checks.deadLettered(Map.of());
 		checks.check();
@@ -252,7 +252,7 @@ class QueueChecksTests {
 		success("t-5", 2, 1, 200, 5_000);
 		success("t-5", 1, 1, 800, 10_500);
 
-		QueueChecks checks = new QueueChecks(this.ledger, List.<long[]>of(new long[] { 7_000, 7_500 }), this.violations,
+		QueueChecks checks = new QueueChecks(this.ledger, List.<long[]>of(new long[] { 7_000, 7_500 }), Visibility.SHORT, this.violations,
 				this.timeline);
 		checks.consumerStops(List.<long[]>of(new long[] { 0, 300, 2_000 }, new long[] { 2, 100, 150 }));
 		checks.deadLettered(Map.of());
@@ -271,7 +271,7 @@ class QueueChecksTests {
 		success("t-2", 2, 1, 200, 5_000);
 		success("t-2", 1, 2, 3_000, 5_000);
 
-		QueueChecks checks = new QueueChecks(this.ledger, List.of(), this.violations, this.timeline);
+		QueueChecks checks = new QueueChecks(this.ledger, List.of(), Visibility.SHORT, this.violations, this.timeline);
 		checks.consumerStops(List.<long[]>of(new long[] { 1, 300, 2_000 }, new long[] { 2, 100, 150 }));
 		checks.deadLettered(Map.of());
 		checks.check();
@@ -373,7 +373,7 @@ class QueueChecksTests {
 	 * @param outages when instances could not reach Redis
 	 */
 	private void check(Map<String, Long> deadLettered, Outages.Window... outages) {
-		QueueChecks checks = new QueueChecks(this.ledger, List.of(), this.violations, this.timeline);
+		QueueChecks checks = new QueueChecks(this.ledger, List.of(), Visibility.SHORT, this.violations, this.timeline);
 		checks.deadLettered(deadLettered);
 		checks.outages(new Outages(List.of(outages)));
 		checks.check();

@@ -11,7 +11,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * Watches the queue's partitions from outside Baton, every {@value #SAMPLE_MILLIS} ms: the
- * in-flight deliveries whose visibility deadline is less than {@link #NEAR_MILLIS} ahead on the
+ * in-flight deliveries whose visibility deadline is less than {@link Visibility#nearMillis()} ahead on the
  * Redis clock, or already past, and the oldest task waiting due and unclaimed.
  * <p>By the docs the container keeps a held delivery's deadline at least two thirds of the
  * visibility timeout ahead while Redis answers, and one failed extension costs at most another
@@ -24,12 +24,6 @@ import org.springframework.data.redis.core.script.RedisScript;
 final class QueueWatch {
 
 	private static final long SAMPLE_MILLIS = 20;
-
-	/**
-	 * How close to its deadline a held delivery is noted: a fifth of the visibility timeout, below
-	 * the least a single failed extension leaves (a third, less the retry's tenth of a third).
-	 */
-	static final long NEAR_MILLIS = HarnessInstance.VISIBILITY_TIMEOUT.toMillis() / 5;
 
 	/** How long a task waits due before the watch notes it. */
 	private static final long WAITING_NOTED_MILLIS = 1000;
@@ -50,6 +44,9 @@ final class QueueWatch {
 
 	private final int partitions;
 
+	/** How close to its deadline a held delivery is noted. */
+	private final long nearMillis;
+
 	private final Timeline timeline;
 
 	/** Each deadline once, by {@code id@deadline}, as first seen near. */
@@ -64,8 +61,9 @@ final class QueueWatch {
 	 * @param partitions the harness queue's partitions, whose in-flight sorted sets (scored by
 	 * visibility deadline) it reads
 	 */
-	QueueWatch(StringRedisTemplate redis, int partitions, Timeline timeline) {
+	QueueWatch(StringRedisTemplate redis, int partitions, Visibility visibility, Timeline timeline) {
 		this.redis = redis;
+		this.nearMillis = visibility.nearMillis();
 		this.partitions = partitions;
 		this.timeline = timeline;
 	}
@@ -94,7 +92,7 @@ final class QueueWatch {
 		try {
 			reply = this.redis.execute(SAMPLE,
 					List.of(PartitionNodes.inFlightKey(partition), PartitionNodes.dueKey(partition)),
-					Long.toString(NEAR_MILLIS));
+					Long.toString(this.nearMillis));
 		}
 		catch (RuntimeException ex) {
 			// Redis killed, paused or failing over: the next sample looks again.
@@ -141,7 +139,7 @@ final class QueueWatch {
 	}
 
 	/**
-	 * A held delivery first seen less than {@link #NEAR_MILLIS} before its deadline, or after it.
+	 * A held delivery first seen less than {@link Visibility#nearMillis()} before its deadline, or after it.
 	 * @param deadlineMillis the deadline, ms from the run's start
 	 * @param seenMillis when it was first seen so, ms from the run's start
 	 */

@@ -9,23 +9,15 @@ import java.util.stream.Collectors;
  * visibility timeout after the last confirmed extension, so that the deadline stays at least two
  * thirds of the timeout ahead while Redis answers, and a failed extension is tried again within a
  * tenth of a third. A deadline that {@link QueueWatch} saw less than
- * {@link QueueWatch#NEAR_MILLIS} ahead (or past) while a handler ran the task is a violation
+ * {@link Visibility#nearMillis()} ahead (or past) while a handler ran the task is a violation
  * unless every instance running it then had been out of reach for
- * {@link QueueChecks#MIN_OUTAGE_MILLIS} at a stretch in the visibility timeout before, or was
+ * {@link Visibility#minOutageMillis()} at a stretch in the visibility timeout before, or was
  * stopping its consumer, or had already lost the delivery to another consumer. It is what a
  * duplicate needs, checked whether or not another consumer claimed the task.
  */
 final class VisibilityChecks {
 
 	static final String LOSS_TOLD = "Stale consumers cannot corrupt state";
-
-	/**
-	 * How long after its instance is in reach again a running handler whose task another consumer
-	 * took sees {@code TaskContext.isLost()}: an extension call under way ends within its bound, a
-	 * third of the visibility timeout, and the next one follows within a tenth of that; with 400 ms
-	 * of slack.
-	 */
-	static final long TOLD_WITHIN_MILLIS = HarnessInstance.VISIBILITY_TIMEOUT.toMillis() / 3 * 11 / 10 + 400;
 
 	/** A run's first and last moments, in which its delivery may be claimed or settled meanwhile. */
 	private static final long EDGE_MILLIS = 50;
@@ -35,6 +27,8 @@ final class VisibilityChecks {
 	private final Outages outages;
 
 	private final List<long[]> consumerStops;
+
+	private final Visibility visibility;
 
 	private final Violations violations;
 
@@ -51,8 +45,10 @@ final class VisibilityChecks {
 	/**
 	 * @param consumerStops consumer restarts, {instance, start, end} in ms from the run's start
 	 */
-	VisibilityChecks(TaskLedger ledger, Outages outages, List<long[]> consumerStops, Violations violations) {
+	VisibilityChecks(TaskLedger ledger, Outages outages, List<long[]> consumerStops, Visibility visibility,
+			Violations violations) {
 		this.ledger = ledger;
+		this.visibility = visibility;
 		this.outages = outages;
 		this.consumerStops = List.copyOf(consumerStops);
 		this.violations = violations;
@@ -88,7 +84,7 @@ final class VisibilityChecks {
 
 	/**
 	 * A run whose task another instance started while it went on, and that went on for
-	 * {@link #TOLD_WITHIN_MILLIS} after its own instance was in reach again (and not stopping its
+	 * {@link Visibility#toldWithinMillis()} after its own instance was in reach again (and not stopping its
 	 * consumer), ended with {@code TaskContext.isLost()} true: its container learned of the loss
 	 * from Redis's answer to its next extension and told it.
 	 * @param dataLoss windows in which Redis forgot its data, which may hand a task out again untold
@@ -110,7 +106,7 @@ final class VisibilityChecks {
 					.anyMatch((stop) -> stop[0] == run.instance() && stop[1] <= run.endMillis() && stop[2] >= since);
 				boolean forgotten = dataLoss.stream()
 					.anyMatch((loss) -> loss[0] <= run.endMillis() && loss[1] >= run.startMillis());
-				if (run.endMillis() - since >= TOLD_WITHIN_MILLIS && !stopping && !forgotten) {
+				if (run.endMillis() - since >= this.visibility.toldWithinMillis() && !stopping && !forgotten) {
 					this.violations.add(run.endMillis(), run.id(), LOSS_TOLD,
 							"instance-" + run.instance() + "'s attempt " + run.attempt() + " ran from " + run.startMillis()
 									+ " to " + run.endMillis() + " ms and never saw isLost(), though instance-"
@@ -126,7 +122,7 @@ final class VisibilityChecks {
 	private boolean excused(TaskLedger.Run run, long atMillis) {
 		boolean stopping = this.consumerStops.stream()
 			.anyMatch((stop) -> stop[0] == run.instance() && stop[1] <= atMillis && atMillis <= stop[2]);
-		return stopping || longestOutage(run, atMillis) >= QueueChecks.MIN_OUTAGE_MILLIS || lostBefore(run, atMillis);
+		return stopping || longestOutage(run, atMillis) >= this.visibility.minOutageMillis() || lostBefore(run, atMillis);
 	}
 
 	/**
@@ -142,7 +138,7 @@ final class VisibilityChecks {
 	}
 
 	private long longestOutage(TaskLedger.Run run, long atMillis) {
-		return this.outages.longest(run.instance(), atMillis - HarnessInstance.VISIBILITY_TIMEOUT.toMillis(), atMillis,
+		return this.outages.longest(run.instance(), atMillis - this.visibility.timeoutMillis(), atMillis,
 				run.earliestClaimMillis());
 	}
 

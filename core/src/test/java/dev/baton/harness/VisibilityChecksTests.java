@@ -94,7 +94,7 @@ class VisibilityChecksTests {
 
 		VisibilityChecks checks = new VisibilityChecks(this.ledger,
 				new Outages(List.of(new Outages.Window(0, 2_000, 4_500), new Outages.Window(2, 2_000, 6_200))),
-				List.of(), this.violations);
+				List.of(), Visibility.SHORT, this.violations);
 		checks.checkLossesTold(List.of());
 
 		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-1");
@@ -118,7 +118,7 @@ class VisibilityChecksTests {
 	}
 
 	private void check(List<Outages.Window> outages, List<long[]> consumerStops, QueueWatch.NearDeadline... nearDeadlines) {
-		new VisibilityChecks(this.ledger, new Outages(outages), consumerStops, this.violations)
+		new VisibilityChecks(this.ledger, new Outages(outages), consumerStops, Visibility.SHORT, this.violations)
 			.check(List.of(nearDeadlines));
 	}
 
