@@ -148,22 +148,14 @@ class FrozenPartitionTests {
 	 */
 	@Test
 	void anAcknowledgementWaitingForAFrozenPrimaryTakesNoRoomFromTheOtherPartitions() throws Exception {
-		partitionedQueue();
-		LocalRedisServer frozen = cluster.primaries().get(0);
-		Set<Integer> frozenPartitions = partitionsOn(frozen);
-		String freezer = ids(frozenPartitions::contains, 1).get(0);
-		// Few: each claim of one task may wait a round for a frozen partition whose rest ended.
-		List<String> others = ids((partition) -> !frozenPartitions.contains(partition), 3);
-		FreezingHandler handler = new FreezingHandler(freezer, frozen, Duration.ofSeconds(10));
-		DelayedTaskListenerRegistry registry = oneWorkerWithoutPrefetch(handler, Duration.ofSeconds(2));
-		scheduleFreezerFirst(freezer, others);
-		registry.start();
+		// Few others: each claim of one task may wait a round for a frozen partition whose rest ended.
+		OneWorkerFreezing run = startOneWorkerFreezing(3, Duration.ofSeconds(10), Duration.ofSeconds(2));
 		try {
 			// The freeze (10 s) begins when the first task is handled; its acknowledgement waits for it.
-			await().atMost(Duration.ofSeconds(8)).until(() -> handler.handled.containsAll(others));
+			await().atMost(Duration.ofSeconds(8)).until(run::othersHandled);
 		}
 		finally {
-			registry.stop();
+			run.registry().stop();
 		}
 	}
 
@@ -234,24 +226,44 @@ class FrozenPartitionTests {
 	 * only if the waiting acknowledgement lent it
 	 */
 	private LentPermitStop stopWhileAPermitIsLent(Duration shutdownTimeout, Duration handledWithin) throws Exception {
+		OneWorkerFreezing run = startOneWorkerFreezing(2, Duration.ofSeconds(8), shutdownTimeout);
+		try {
+			await().atMost(handledWithin).until(run::othersHandled);
+			long stopping = System.nanoTime();
+			run.registry().stop();
+			return new LentPermitStop(run.handler(), stopping, System.nanoTime());
+		}
+		finally {
+			run.registry().stop();
+		}
+	}
+
+	/**
+	 * A new partitioned queue handled by one worker without prefetch, started: the handler of its
+	 * first task, on primary 0, freezes that primary for {@code freeze}; the others, on the other
+	 * primaries, fall due a second later.
+	 */
+	private OneWorkerFreezing startOneWorkerFreezing(int others, Duration freeze, Duration shutdownTimeout)
+			throws Exception {
 		partitionedQueue();
 		LocalRedisServer frozen = cluster.primaries().get(0);
 		Set<Integer> frozenPartitions = partitionsOn(frozen);
 		String freezer = ids(frozenPartitions::contains, 1).get(0);
-		List<String> others = ids((partition) -> !frozenPartitions.contains(partition), 2);
-		FreezingHandler handler = new FreezingHandler(freezer, frozen, Duration.ofSeconds(8));
+		List<String> otherIds = ids((partition) -> !frozenPartitions.contains(partition), others);
+		FreezingHandler handler = new FreezingHandler(freezer, frozen, freeze);
 		DelayedTaskListenerRegistry registry = oneWorkerWithoutPrefetch(handler, shutdownTimeout);
-		scheduleFreezerFirst(freezer, others);
+		scheduleFreezerFirst(freezer, otherIds);
 		registry.start();
-		try {
-			await().atMost(handledWithin).until(() -> handler.handled.containsAll(others));
-			long stopping = System.nanoTime();
-			registry.stop();
-			return new LentPermitStop(handler, stopping, System.nanoTime());
+		return new OneWorkerFreezing(handler, registry, otherIds);
+	}
+
+	private record OneWorkerFreezing(FreezingHandler handler, DelayedTaskListenerRegistry registry,
+			List<String> others) {
+
+		boolean othersHandled() {
+			return this.handler.handled.containsAll(this.others);
 		}
-		finally {
-			registry.stop();
-		}
+
 	}
 
 	/** When a stop began and ended, as {@link System#nanoTime()}, and what the handler saw. */
