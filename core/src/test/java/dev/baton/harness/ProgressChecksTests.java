@@ -100,7 +100,8 @@ class ProgressChecksTests {
 	}
 
 	private void check(List<Outages.Window> outages, List<long[]> consumerStops, QueueWatch.Waiting... waiting) {
-		new ProgressChecks(this.ledger, new Outages(outages), consumerStops, TWO_PRIMARIES, Visibility.SHORT, 3, this.violations)
+		new ProgressChecks(this.ledger, new Outages(outages), consumerStops, TWO_PRIMARIES, Visibility.SHORT, 3,
+				this.violations)
 			.check(List.of(waiting));
 	}
 

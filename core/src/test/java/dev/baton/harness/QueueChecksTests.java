@@ -30,7 +30,7 @@ class QueueChecksTests {
 		this.ledger.ran("t-1", true);
 		this.ledger.ran("t-2", false);
 
-		new QueueChecks(this.ledger, List.of(), Visibility.SHORT, this.violations, this.timeline).check();
+		checks().check();
 
 		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-2");
 	}
@@ -40,8 +40,7 @@ class QueueChecksTests {
 		this.ledger.accepted.put("t-1", 100L);
 		this.ledger.accepted.put("t-2", 900L);
 
-		new QueueChecks(this.ledger, List.<long[]>of(new long[] { 500, 700 }), Visibility.SHORT, this.violations, this.timeline)
-			.check();
+		checks(new long[] { 500, 700 }).check();
 
 		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-2");
 	}
@@ -166,8 +165,7 @@ class QueueChecksTests {
 		action("t-3", TaskLedger.ActionKind.CANCEL, 150, 0, TaskLedger.Result.UNKNOWN);
 		run("t-3", 1, 700, false, false);
 
-		QueueChecks checks = new QueueChecks(this.ledger, List.<long[]>of(new long[] { 200, 500 }), Visibility.SHORT, this.violations,
-				this.timeline);
+		QueueChecks checks = checks(new long[] { 200, 500 });
 		checks.deadLettered(Map.of());
 		checks.check();
 
@@ -252,8 +250,7 @@ class QueueChecksTests {
 		success("t-5", 2, 1, 200, 5_000);
 		success("t-5", 1, 1, 800, 10_500);
 
-		QueueChecks checks = new QueueChecks(this.ledger, List.<long[]>of(new long[] { 7_000, 7_500 }), Visibility.SHORT, this.violations,
-				this.timeline);
+		QueueChecks checks = checks(new long[] { 7_000, 7_500 });
 		checks.consumerStops(List.<long[]>of(new long[] { 0, 300, 2_000 }, new long[] { 2, 100, 150 }));
 		checks.deadLettered(Map.of());
 		checks.check();
@@ -271,7 +268,7 @@ class QueueChecksTests {
 		success("t-2", 2, 1, 200, 5_000);
 		success("t-2", 1, 2, 3_000, 5_000);
 
-		QueueChecks checks = new QueueChecks(this.ledger, List.of(), Visibility.SHORT, this.violations, this.timeline);
+		QueueChecks checks = checks();
 		checks.consumerStops(List.<long[]>of(new long[] { 1, 300, 2_000 }, new long[] { 2, 100, 150 }));
 		checks.deadLettered(Map.of());
 		checks.check();
@@ -373,10 +370,15 @@ class QueueChecksTests {
 	 * @param outages when instances could not reach Redis
 	 */
 	private void check(Map<String, Long> deadLettered, Outages.Window... outages) {
-		QueueChecks checks = new QueueChecks(this.ledger, List.of(), Visibility.SHORT, this.violations, this.timeline);
+		QueueChecks checks = checks();
 		checks.deadLettered(deadLettered);
 		checks.outages(new Outages(List.of(outages)));
 		checks.check();
+	}
+
+	/** The queue checks on this test's ledger, with the windows in which Redis was killed, {start, end}. */
+	private QueueChecks checks(long[]... kills) {
+		return new QueueChecks(this.ledger, List.of(kills), Visibility.SHORT, this.violations, this.timeline);
 	}
 
 }
