@@ -5,7 +5,6 @@ import java.util.List;
 import dev.baton.test.RedisProxy;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -62,10 +61,10 @@ interface HarnessTopology extends AutoCloseable {
 	void close();
 
 	/**
-	 * @param configuration where the instance's connection factories connect
+	 * @param connectionFactory the instance's, started; the instance destroys it
 	 * @param proxy the proxy it connects through, which the instance closes, or {@code null}
 	 */
-	record Link(RedisConfiguration configuration, @Nullable RedisProxy proxy) {
+	record Link(LettuceConnectionFactory connectionFactory, @Nullable RedisProxy proxy) {
 
 	}
 
