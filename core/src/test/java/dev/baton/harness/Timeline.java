@@ -39,13 +39,17 @@ final class Timeline {
 		}
 	}
 
-	/** Events of the subject, and faults, within {@code windowMillis} of {@code atMillis}, at most {@code max}. */
+	/**
+	 * Events of the subject at any time (a duplicate's earlier run may be long before the
+	 * violation), and faults within {@code windowMillis} of {@code atMillis}: at most {@code max},
+	 * those closest to the moment.
+	 */
 	List<String> around(long atMillis, String subject, long windowMillis, int max) {
 		List<Event> near = new ArrayList<>();
 		int closest = 0;
 		for (Event event : this.events) {
-			if (Math.abs(event.atMillis - atMillis) <= windowMillis
-					&& (event.subject.equals(subject) || event.subject.equals(FAULT))) {
+			if (event.subject.equals(subject)
+					|| (event.subject.equals(FAULT) && Math.abs(event.atMillis - atMillis) <= windowMillis)) {
 				near.add(event);
 				if (event.atMillis < atMillis) {
 					closest = near.size();
