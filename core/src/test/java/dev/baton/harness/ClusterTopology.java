@@ -185,7 +185,7 @@ final class ClusterTopology implements HarnessTopology, ServerFaults {
 
 	@Override
 	public Link connect(int instance) {
-		return new Link(HarnessInstance.connectionFactory(configuration()), null);
+		return new Link(configuration(), null);
 	}
 
 	@Override

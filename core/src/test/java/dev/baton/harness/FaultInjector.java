@@ -151,6 +151,7 @@ final class FaultInjector {
 			case RESET_AFTER_FORWARD -> proxy(fault).dropNextReplyAndReset();
 			case CONSUMER_RESTART -> restartConsumer(fault);
 			case LOCKS_RESTART -> restartLocks(fault);
+			case INSTANCE_RESTART -> restartInstance(fault);
 			default -> this.server.apply(fault, this::sleepUntil);
 		}
 	}
@@ -185,7 +186,29 @@ final class FaultInjector {
 		String handOff = awaitHandOffInLine(fault);
 		this.timeline.record(Timeline.FAULT, "restarting the lock manager of " + fault.target()
 				+ ((handOff != null) ? " at a hand-off in line: " + handOff : ", no hand-off in line"));
-		RedisLockManager old = this.instances.get(fault.instance()).replaceLocks();
+		shutDown(this.instances.get(fault.instance()).replaceLocks(), fault);
+	}
+
+	/**
+	 * A new application for the instance, and the old one shut down in the order of Spring's
+	 * phases: its consumer (a consumer stop, for the checks), its lock manager as
+	 * {@link #restartLocks} does it, then its queues and connection factory.
+	 */
+	private void restartInstance(Fault fault) {
+		HarnessInstance.Retired old = this.instances.get(fault.instance()).redeploy();
+		// The old consumer ran until now (a new application may take seconds to start): its stop begins here
+		long[] stop = { fault.instance(), this.timeline.now(), Long.MAX_VALUE };
+		this.consumerStops.add(stop);
+		this.timeline.record(Timeline.FAULT, fault.target() + " deployed anew; the old application stops");
+		old.stopConsuming();
+		stop[2] = this.timeline.now();
+		shutDown(old.locks, fault);
+		old.close();
+		this.timeline.record(Timeline.FAULT, "end " + fault.kind() + " " + fault.target() + ": old application closed");
+	}
+
+	/** Shuts a replaced lock manager down as the application's shutdown does: all released (within a bound), closed. */
+	private void shutDown(RedisLockManager old, Fault fault) {
 		boolean released;
 		try {
 			old.allReleased().get(LOCKS_SHUTDOWN_BOUND.toMillis(), TimeUnit.MILLISECONDS);

@@ -48,6 +48,16 @@ enum FaultKind {
 	 */
 	LOCKS_RESTART(true),
 
+	/**
+	 * A rolling deploy of the whole instance: a new application (connection factory, lock
+	 * manager, queues, consumer) takes over at once, and the old one shuts down as Spring's
+	 * graceful shutdown does it, in order: its consumer stops (handlers finish or hand their tasks
+	 * back), its lock manager closes once every lease it granted is released (within a bound), then
+	 * its queues and connection factory. The fault's duration only places it among the instance's
+	 * other faults.
+	 */
+	INSTANCE_RESTART(true),
+
 	/** {@code SENTINEL FAILOVER}: the sentinels promote the replica and demote the primary. */
 	FAILOVER(false),
 
@@ -98,7 +108,7 @@ enum FaultKind {
 	 */
 	boolean timedHere() {
 		return switch (this) {
-			case CONSUMER_RESTART, LOCKS_RESTART, FAILOVER, PRIMARY_KILL -> false;
+			case CONSUMER_RESTART, LOCKS_RESTART, INSTANCE_RESTART, FAILOVER, PRIMARY_KILL -> false;
 			default -> true;
 		};
 	}

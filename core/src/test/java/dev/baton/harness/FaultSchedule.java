@@ -50,16 +50,24 @@ final class FaultSchedule {
 			faults.add(fault);
 			at = fault.endMillis() + 1500 + random.nextInt(4000);
 		}
-		addRestarts(~seed, FaultKind.CONSUMER_RESTART, instances, end, faults);
-		addRestarts(seed * 31 + 17, FaultKind.LOCKS_RESTART, instances, end, faults);
+		addAllRestarts(seed, instances, end, faults);
 		faults.sort(Comparator.comparingLong(Fault::atMillis).thenComparingInt(Fault::instance));
 		return new FaultSchedule(seed, faults);
 	}
 
 	/**
-	 * About one instance in two restarts its consumer (or its lock manager) once, at a random time.
-	 * From a random stream of their own, so that a seed keeps the other faults it had before
-	 * restarts were added.
+	 * Restarts of the consumers, of the lock managers and of whole instances, each kind from a
+	 * random stream of its own, so that a seed keeps the faults it had before a kind was added.
+	 */
+	private static void addAllRestarts(long seed, int instances, long end, List<Fault> faults) {
+		addRestarts(~seed, FaultKind.CONSUMER_RESTART, instances, end, faults);
+		addRestarts(seed * 31 + 17, FaultKind.LOCKS_RESTART, instances, end, faults);
+		addRestarts(seed * 37 + 23, FaultKind.INSTANCE_RESTART, instances, end, faults);
+	}
+
+	/**
+	 * About one instance in two restarts its consumer (or its lock manager, or all of it) once, at
+	 * a random time.
 	 */
 	private static void addRestarts(long randomSeed, FaultKind kind, int instances, long end, List<Fault> faults) {
 		Random random = new Random(randomSeed);
@@ -147,8 +155,7 @@ final class FaultSchedule {
 			faults.add(fault);
 			at = fault.endMillis() + CLUSTER_SPACING_MILLIS + random.nextInt(3000);
 		}
-		addRestarts(~seed, FaultKind.CONSUMER_RESTART, instances, end, faults);
-		addRestarts(seed * 31 + 17, FaultKind.LOCKS_RESTART, instances, end, faults);
+		addAllRestarts(seed, instances, end, faults);
 		faults.sort(Comparator.comparingLong(Fault::atMillis).thenComparingInt(Fault::instance));
 		return new FaultSchedule(seed, faults);
 	}

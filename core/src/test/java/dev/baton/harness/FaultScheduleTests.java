@@ -63,7 +63,8 @@ class FaultScheduleTests {
 			}
 			for (int instance = 0; instance < 3; instance++) {
 				assertThat(schedule.track(instance))
-					.allSatisfy((fault) -> assertThat(fault.kind()).isIn(FaultKind.CONSUMER_RESTART, FaultKind.LOCKS_RESTART));
+					.allSatisfy((fault) -> assertThat(fault.kind()).isIn(FaultKind.CONSUMER_RESTART, FaultKind.LOCKS_RESTART,
+							FaultKind.INSTANCE_RESTART));
 			}
 		});
 		assertThat(FaultSchedule.generateCluster(27, 3, 20_000).describe())
@@ -72,19 +73,24 @@ class FaultScheduleTests {
 
 	/**
 	 * The cluster's method and the node of a fault changed no other topology's timeline, and the
-	 * lock manager restarts, drawn from a random stream of their own, only came in between.
+	 * lock manager and instance restarts, drawn from random streams of their own, only came in
+	 * between.
 	 */
 	@Test
 	void standaloneAndSentinelTimelinesOfASeedAreAsBefore() {
 		String standalone = FaultSchedule.generate(27, 3, 15_000).describe();
-		assertThat(standalone).contains("LOCKS_RESTART");
-		assertThat(faultsBesides(FaultKind.LOCKS_RESTART, standalone)).isEqualTo(faultsBesides(FaultKind.LOCKS_RESTART, STANDALONE_27));
+		assertThat(standalone).contains("LOCKS_RESTART", "INSTANCE_RESTART");
+		assertThat(faultsBesides(standalone)).isEqualTo(faultsBesides(STANDALONE_27));
 		assertThat(FaultSchedule.generateSentinel(7, 25_000).describe()).isEqualTo(SENTINEL_7);
 	}
 
-	/** The lines of a timeline's faults, without its heading and without the faults of the given kind. */
-	private static List<String> faultsBesides(FaultKind kind, String timeline) {
-		return timeline.lines().skip(1).filter((line) -> !line.contains(kind.name())).toList();
+	/** The lines of a timeline's faults, without its heading and without the restarts added since. */
+	private static List<String> faultsBesides(String timeline) {
+		return timeline.lines()
+			.skip(1)
+			.filter((line) -> !line.contains(FaultKind.LOCKS_RESTART.name())
+					&& !line.contains(FaultKind.INSTANCE_RESTART.name()))
+			.toList();
 	}
 
 	/** As on main before the cluster's timeline was added. */

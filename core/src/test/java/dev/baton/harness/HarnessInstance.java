@@ -2,6 +2,8 @@ package dev.baton.harness;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.baton.internal.PrimarySwitchWatch;
 import dev.baton.lock.redis.RedisLockManager;
@@ -21,12 +23,14 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * One application instance as the harness runs it: its own proxy to Redis (standalone) or
- * Sentinel's addresses, one connection factory with Lettuce's default 60 s timeout (so Baton's
- * own bounds are what is tested), a lock manager, the queues and a listener container consuming
- * the harness queue, through a handler that returns when done, one that returns a
- * {@code CompletableFuture} or one that returns a {@code Mono} ({@link #handlerMethod}). When the factory finds its primary through Sentinel, the
- * lock manager and the queues follow its switches as the application does (a started
- * {@link PrimarySwitchWatch}).
+ * Sentinel's or the Cluster's addresses, and an application on it: a connection factory with
+ * Lettuce's default 60 s timeout (so Baton's own bounds are what is tested), a lock manager, the
+ * queues and a listener container consuming the harness queue, through a handler that returns
+ * when done, one that returns a {@code CompletableFuture} or one that returns a {@code Mono}
+ * ({@link #handlerMethod}). When the factory finds its primary through Sentinel, the lock manager
+ * and the queues follow its switches as the application does (a started
+ * {@link PrimarySwitchWatch}). Restarts replace the lock manager, or the whole application (a
+ * rolling deploy), while the instance's proxy and meters stay.
  */
 final class HarnessInstance implements AutoCloseable {
 
@@ -43,27 +47,34 @@ final class HarnessInstance implements AutoCloseable {
 	/** Its link to Redis, or {@code null} when it connects to Sentinel's addresses directly. */
 	final @Nullable RedisProxy proxy;
 
-	/** The instance's lock manager: another one after a {@link FaultKind#LOCKS_RESTART}. */
-	private volatile RedisLockManager locks;
+	final SimpleMeterRegistry meters;
+
+	/** Where its connection factories connect: through its proxy, or to Sentinel or the Cluster. */
+	private final RedisConfiguration redis;
+
+	private final int partitions;
+
+	private final Visibility visibility;
 
 	private final LossReports losses;
 
-	final DelayQueue<HarnessTask> queue;
+	private final TaskLedger ledger;
 
-	final SimpleMeterRegistry meters;
+	private final Timeline timeline;
 
-	private final LettuceConnectionFactory connectionFactory;
+	private final DelayQueue<HarnessTask> observer;
 
-	private final RedisDelayQueues queues;
+	/** The handlers of its applications, one each, named {@code instance-<index>#<deployment>}. */
+	private final List<TaskHandler> handlers = new CopyOnWriteArrayList<>();
 
-	private final DelayedTaskListenerRegistry listeners;
+	/** The instance's lock manager: another one after a restart of it or of the instance. */
+	private volatile RedisLockManager locks;
 
-	private final TaskHandler handler;
-
-	private final @Nullable PrimarySwitchWatch watch;
+	/** The rest of what the application runs: another after a {@link FaultKind#INSTANCE_RESTART}. */
+	private volatile Deployment deployment;
 
 	/**
-	 * @param link its connection factory and proxy, both closed with the instance
+	 * @param link where it connects, and its proxy, closed with the instance
 	 * @param partitions the partitions of the harness queue
 	 * @param visibility the harness queue's visibility timeout
 	 * @param observer a queue that reads Redis without this instance's proxy, for the async handler
@@ -72,41 +83,39 @@ final class HarnessInstance implements AutoCloseable {
 			TaskLedger ledger, Timeline timeline, DelayQueue<HarnessTask> observer) {
 		this.index = index;
 		this.proxy = link.proxy();
+		this.redis = link.configuration();
 		this.meters = new StaleCountingMeters(index, ledger, timeline);
-		this.connectionFactory = link.connectionFactory();
+		this.partitions = partitions;
+		this.visibility = visibility;
 		this.losses = losses;
-		this.locks = newLockManager();
-		this.queues = RedisDelayQueues.builder(this.connectionFactory, JsonMapper.builder().build())
-			.commandTimeout(QUEUE_COMMAND_TIMEOUT)
-			.partitions((name) -> partitions)
-			.meterRegistry(this.meters)
-			.build();
-		this.queue = this.queues.get(QUEUE, HarnessTask.class);
-		this.listeners = DelayedTaskListenerRegistry.builder(this.queues)
-			.settings((queue) -> visibility.listener())
-			.meterRegistry(this.meters)
-			.build();
-		this.handler = new TaskHandler(index, ledger, timeline, observer);
-		this.listeners.register(endpoint(this.handler, handlerMethod(index)));
-		this.watch = PrimarySwitchWatch.of(this.connectionFactory).orElse(null);
-		if (this.watch != null) {
-			this.locks.followPrimarySwitches(this.watch);
-			this.queues.followPrimarySwitches(this.watch);
-			this.watch.start();
-		}
+		this.ledger = ledger;
+		this.timeline = timeline;
+		this.observer = observer;
+		this.deployment = new Deployment();
+		this.locks = newLockManager(this.deployment);
+		this.deployment.startWatching();
 	}
 
-	private RedisLockManager newLockManager() {
-		return RedisLockManager.builder(this.connectionFactory)
+	private RedisLockManager newLockManager(Deployment deployment) {
+		RedisLockManager manager = RedisLockManager.builder(deployment.connectionFactory)
 			.leaseTime(LEASE_TIME)
 			.commandTimeout(COMMAND_TIMEOUT)
 			.lockLostListener((event) -> this.losses.lost(this.index, event))
 			.meterRegistry(this.meters)
 			.build();
+		if (deployment.watch != null) {
+			manager.followPrimarySwitches(deployment.watch);
+		}
+		return manager;
 	}
 
 	RedisLockManager locks() {
 		return this.locks;
+	}
+
+	/** The harness queue, as the instance's application has it now. */
+	DelayQueue<HarnessTask> queue() {
+		return this.deployment.queue;
 	}
 
 	/**
@@ -116,11 +125,22 @@ final class HarnessInstance implements AutoCloseable {
 	 */
 	RedisLockManager replaceLocks() {
 		RedisLockManager old = this.locks;
-		RedisLockManager successor = newLockManager();
-		if (this.watch != null) {
-			successor.followPrimarySwitches(this.watch);
-		}
-		this.locks = successor;
+		this.locks = newLockManager(this.deployment);
+		return old;
+	}
+
+	/**
+	 * Deploys the instance anew, as a rolling deploy does: a new connection factory, lock manager,
+	 * queues and consumer take over at once (the consumer started), and the old ones are returned,
+	 * still running, for the shutdown of the old application.
+	 */
+	Retired redeploy() {
+		Retired old = new Retired(this.deployment, this.locks);
+		Deployment successor = new Deployment();
+		this.locks = newLockManager(successor);
+		successor.startWatching();
+		this.deployment = successor;
+		successor.listeners.start();
 		return old;
 	}
 
@@ -145,6 +165,14 @@ final class HarnessInstance implements AutoCloseable {
 		};
 	}
 
+	/** The handler of a new application: its runs count as the instance's, its events name the application. */
+	private TaskHandler newHandler() {
+		TaskHandler handler = new TaskHandler(this.index, "instance-" + this.index + "#" + (this.handlers.size() + 1),
+				this.ledger, this.timeline, this.observer);
+		this.handlers.add(handler);
+		return handler;
+	}
+
 	private static DelayedTaskEndpoint endpoint(TaskHandler handler, String methodName) {
 		try {
 			Method method = TaskHandler.class.getDeclaredMethod(methodName, HarnessTask.class, TaskContext.class);
@@ -157,12 +185,12 @@ final class HarnessInstance implements AutoCloseable {
 	}
 
 	void startConsuming() {
-		this.listeners.start();
+		this.deployment.listeners.start();
 	}
 
 	/** Stops consuming: running handlers finish or their tasks are handed back. */
 	void stopConsuming() {
-		this.listeners.stop();
+		this.deployment.listeners.stop();
 	}
 
 	/** The sum of a counter over its tags, 0 if never counted. */
@@ -175,17 +203,94 @@ final class HarnessInstance implements AutoCloseable {
 		if (this.proxy != null) {
 			this.proxy.heal();
 		}
-		this.listeners.stop();
-		this.handler.close();
+		this.deployment.listeners.stop();
+		this.handlers.forEach(TaskHandler::close);
 		this.locks.close();
-		this.queues.close();
-		if (this.watch != null) {
-			this.watch.close();
-		}
-		this.connectionFactory.destroy();
+		this.deployment.close();
 		if (this.proxy != null) {
 			this.proxy.close();
 		}
+	}
+
+	/**
+	 * What an application runs on one connection factory, besides its lock manager: the queues,
+	 * a listener container consuming the harness queue through the instance's handler, and, on
+	 * Sentinel, the watch of primary switches that the lock managers and queues follow.
+	 */
+	private final class Deployment {
+
+		final LettuceConnectionFactory connectionFactory;
+
+		final RedisDelayQueues queues;
+
+		final DelayQueue<HarnessTask> queue;
+
+		final DelayedTaskListenerRegistry listeners;
+
+		final @Nullable PrimarySwitchWatch watch;
+
+		Deployment() {
+			this.connectionFactory = connectionFactory(HarnessInstance.this.redis);
+			this.queues = RedisDelayQueues.builder(this.connectionFactory, JsonMapper.builder().build())
+				.commandTimeout(QUEUE_COMMAND_TIMEOUT)
+				.partitions((name) -> HarnessInstance.this.partitions)
+				.meterRegistry(HarnessInstance.this.meters)
+				.build();
+			this.queue = this.queues.get(QUEUE, HarnessTask.class);
+			this.listeners = DelayedTaskListenerRegistry.builder(this.queues)
+				.settings((queue) -> HarnessInstance.this.visibility.listener())
+				.meterRegistry(HarnessInstance.this.meters)
+				.build();
+			this.listeners.register(endpoint(newHandler(), handlerMethod(HarnessInstance.this.index)));
+			this.watch = PrimarySwitchWatch.of(this.connectionFactory).orElse(null);
+			if (this.watch != null) {
+				this.queues.followPrimarySwitches(this.watch);
+			}
+		}
+
+		/** Starts the watch once the lock manager follows it too: neither misses a switch. */
+		void startWatching() {
+			if (this.watch != null) {
+				this.watch.start();
+			}
+		}
+
+		/** Closes what the listeners' stop left: the queues, the watch, and the connection factory last. */
+		void close() {
+			this.queues.close();
+			if (this.watch != null) {
+				this.watch.close();
+			}
+			this.connectionFactory.destroy();
+		}
+
+	}
+
+	/**
+	 * An application a {@link #redeploy()} replaced, still running until its shutdown: its
+	 * consumer stops, then its lock manager once all is released, then the rest.
+	 */
+	final class Retired {
+
+		private final Deployment deployment;
+
+		final RedisLockManager locks;
+
+		private Retired(Deployment deployment, RedisLockManager locks) {
+			this.deployment = deployment;
+			this.locks = locks;
+		}
+
+		/** Stops consuming: running handlers finish or their tasks are handed back. */
+		void stopConsuming() {
+			this.deployment.listeners.stop();
+		}
+
+		/** Closes the queues, the watch and the connection factory, once the lock manager closed. */
+		void close() {
+			this.deployment.close();
+		}
+
 	}
 
 }

@@ -103,7 +103,10 @@ final class HarnessRun {
 		long until = this.faultPhase.toMillis();
 		CallBounds queueCalls = new CallBounds(QueueChecks.BOUNDED, HarnessInstance.QUEUE_COMMAND_TIMEOUT, SLACK,
 				this.violations, this.timeline, this.stalls);
-		TaskProducer tasks = new TaskProducer(instances.stream().map((instance) -> instance.queue).toList(),
+		List<Supplier<DelayQueue<HarnessTask>>> queues = instances.stream()
+			.<Supplier<DelayQueue<HarnessTask>>>map((instance) -> instance::queue)
+			.toList();
+		TaskProducer tasks = new TaskProducer(queues,
 				this.ledger, this.timeline, queueCalls, until, this.seed);
 		Thread producer = new Thread(tasks, "harness-producer");
 		producer.setDaemon(true);

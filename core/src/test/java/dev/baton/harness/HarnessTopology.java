@@ -5,6 +5,7 @@ import java.util.List;
 import dev.baton.test.RedisProxy;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -61,10 +62,10 @@ interface HarnessTopology extends AutoCloseable {
 	void close();
 
 	/**
-	 * @param connectionFactory the instance's, started; the instance destroys it
+	 * @param configuration where the instance's connection factories connect
 	 * @param proxy the proxy it connects through, which the instance closes, or {@code null}
 	 */
-	record Link(LettuceConnectionFactory connectionFactory, @Nullable RedisProxy proxy) {
+	record Link(RedisConfiguration configuration, @Nullable RedisProxy proxy) {
 
 	}
 

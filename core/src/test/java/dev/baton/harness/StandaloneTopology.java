@@ -50,7 +50,7 @@ final class StandaloneTopology implements HarnessTopology {
 	@Override
 	public Link connect(int instance) {
 		RedisProxy proxy = RedisProxy.to(this.server);
-		return new Link(HarnessInstance.connectionFactory(standalone(proxy.port())), proxy);
+		return new Link(standalone(proxy.port()), proxy);
 	}
 
 	@Override

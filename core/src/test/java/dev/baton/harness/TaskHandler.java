@@ -21,6 +21,8 @@ final class TaskHandler implements AutoCloseable {
 
 	private final int instance;
 
+	private final String label;
+
 	private final TaskLedger ledger;
 
 	private final Timeline timeline;
@@ -30,7 +32,12 @@ final class TaskHandler implements AutoCloseable {
 
 	private final ExecutorService completions;
 
-	TaskHandler(int instance, TaskLedger ledger, Timeline timeline, DelayQueue<HarnessTask> observer) {
+	/**
+	 * @param instance the instance whose runs it records
+	 * @param label how its events name it: the instance and its application
+	 */
+	TaskHandler(int instance, String label, TaskLedger ledger, Timeline timeline, DelayQueue<HarnessTask> observer) {
+		this.label = label;
 		this.instance = instance;
 		this.ledger = ledger;
 		this.timeline = timeline;
@@ -120,7 +127,7 @@ final class TaskHandler implements AutoCloseable {
 		this.ledger.ran(new TaskLedger.Run(context.id(), this.instance, context.attempt(),
 				context.dueAt().toEpochMilli(), start, startWall, this.timeline.now(), succeeded, async, absent,
 				context.scheduledAt().toEpochMilli(), context.isLost()));
-		this.timeline.record(context.id(), "instance-" + this.instance + " ran attempt " + context.attempt()
+		this.timeline.record(context.id(), this.label + " ran attempt " + context.attempt()
 				+ (async ? " asynchronously" : "") + " (scheduled " + context.scheduledAt().toEpochMilli() + ", due "
 				+ context.dueAt().toEpochMilli() + ", started at wall "
 				+ startWall + ")" + (succeeded ? "" : ", failing") + (context.isLost() ? ", delivery already lost" : "")

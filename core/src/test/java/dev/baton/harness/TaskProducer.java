@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.function.Supplier;
 
 import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DelayQueue;
@@ -24,7 +25,8 @@ final class TaskProducer implements Runnable {
 
 	private static final int ATTEMPTS = 5;
 
-	private final List<DelayQueue<HarnessTask>> queues;
+	/** Each instance's queue, as its application has it at the time of a call. */
+	private final List<Supplier<DelayQueue<HarnessTask>>> queues;
 
 	private final TaskLedger ledger;
 
@@ -47,7 +49,7 @@ final class TaskProducer implements Runnable {
 
 	private volatile int failures;
 
-	TaskProducer(List<DelayQueue<HarnessTask>> queues, TaskLedger ledger, Timeline timeline, CallBounds bounds,
+	TaskProducer(List<Supplier<DelayQueue<HarnessTask>>> queues, TaskLedger ledger, Timeline timeline, CallBounds bounds,
 			long untilMillis, long seed) {
 		this.queues = queues;
 		this.ledger = ledger;
@@ -104,7 +106,7 @@ final class TaskProducer implements Runnable {
 		long firstTry = this.timeline.now();
 		for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
 			int instance = this.random.nextInt(this.queues.size());
-			DelayQueue<HarnessTask> queue = this.queues.get(instance);
+			DelayQueue<HarnessTask> queue = this.queues.get(instance).get();
 			long start = this.timeline.now();
 			this.calls++;
 			try {
@@ -147,7 +149,7 @@ final class TaskProducer implements Runnable {
 
 	/** Reads the latest dead letters through a random instance and redrives up to three, fixing about half. */
 	private void redriveSome() {
-		DelayQueue<HarnessTask> queue = this.queues.get(this.random.nextInt(this.queues.size()));
+		DelayQueue<HarnessTask> queue = this.queues.get(this.random.nextInt(this.queues.size())).get();
 		List<String> dead;
 		try {
 			dead = this.bounds.call("deadLetters", "producer", Duration.ZERO,
@@ -172,7 +174,7 @@ final class TaskProducer implements Runnable {
 			return;
 		}
 		int instance = this.random.nextInt(this.queues.size());
-		DelayQueue<HarnessTask> queue = this.queues.get(instance);
+		DelayQueue<HarnessTask> queue = this.queues.get(instance).get();
 		long start = this.timeline.now();
 		long startWall = System.currentTimeMillis();
 		TaskLedger.Result result;
