@@ -17,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class FaultFindingHarnessTests {
 
-	/** Seeds of the short run: three, so that the build stays within its 15 minutes. */
-	private static final long[] FIXED_SEEDS = { 27, 2026, 7_340_281 };
+	/** Seeds of the short run: two, so that the build stays within its 15 minutes (long runs search). */
+	private static final long[] FIXED_SEEDS = { 27, 7_340_281 };
 
 	private static final Duration DEFAULT_FAULT_PHASE = Duration.ofSeconds(15);
 
