@@ -3,6 +3,8 @@ package dev.baton.internal;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import dev.baton.internal.TimedScripts.Reply;
@@ -42,7 +44,9 @@ final class ScriptConnections implements AutoCloseable {
 	 * clients, the blocking call. A call that must first open a connection, or take one from the
 	 * template (a validating factory sends a {@code PING}), does so on a thread of its own and
 	 * waits for it at most {@code timeout}: those waits follow the connection's own timeouts, not
-	 * Baton's, and fail on an interrupted thread.
+	 * Baton's, and fail on an interrupted thread. A call given up while it waited for its
+	 * connection is never sent: once the caller moved on (scheduled the task elsewhere, then
+	 * cancelled it), a late schedule would store it again.
 	 * @throws RuntimeException if the call failed, or did not end within {@code timeout}
 	 */
 	void run(Duration timeout, Consumer<RedisClusterAsyncCommands<byte[], byte[]>> async,
@@ -52,7 +56,9 @@ final class ScriptConnections implements AutoCloseable {
 			async.accept(commands);
 			return;
 		}
-		CompletableFuture<Void> call = CompletableFuture.runAsync(() -> connectAndRun(async, blocking), this.connecting);
+		PendingCall pending = new PendingCall();
+		CompletableFuture<Void> call = CompletableFuture.runAsync(() -> connectAndRun(pending, async, blocking),
+				this.connecting);
 		if (timeout.isZero()) {
 			// Nobody waits: it goes out once connected.
 			return;
@@ -60,6 +66,10 @@ final class ScriptConnections implements AutoCloseable {
 		// Awaited through a copy: giving up on it must not cancel the call before it started.
 		Reply connected = AsyncScripts.awaitRestoringInterrupt(call.copy(), timeout);
 		Throwable failure = connected.failure();
+		if (failure instanceof TimeoutException && pending.abandon()) {
+			throw new IllegalStateException(
+					"not sent, as no connection to Redis opened within " + timeout.toMillis() + " ms", failure);
+		}
 		if (failure instanceof RuntimeException runtime) {
 			throw runtime;
 		}
@@ -68,14 +78,19 @@ final class ScriptConnections implements AutoCloseable {
 		}
 	}
 
-	private void connectAndRun(Consumer<RedisClusterAsyncCommands<byte[], byte[]>> async,
+	private void connectAndRun(PendingCall pending, Consumer<RedisClusterAsyncCommands<byte[], byte[]>> async,
 			Consumer<RedisConnection> blocking) {
 		RedisClusterAsyncCommands<byte[], byte[]> commands = this.shared.connect();
 		if (commands != null) {
-			async.accept(commands);
+			if (pending.start()) {
+				async.accept(commands);
+			}
 			return;
 		}
 		this.redis.execute((RedisCallback<@Nullable Void>) (connection) -> {
+			if (!pending.start()) {
+				return null;
+			}
 			if (connection.getNativeConnection() instanceof RedisClusterAsyncCommands<?, ?> lettuce) {
 				async.accept(SharedLettuceCommands.bytes(lettuce));
 			}
@@ -93,6 +108,31 @@ final class ScriptConnections implements AutoCloseable {
 	@Override
 	public void close() {
 		this.connecting.shutdownNow();
+	}
+
+	/**
+	 * A call waiting for its connection: either it starts, or its caller abandons it, never both.
+	 */
+	private static final class PendingCall {
+
+		private static final int WAITING = 0;
+
+		private static final int STARTED = 1;
+
+		private static final int ABANDONED = 2;
+
+		private final AtomicInteger state = new AtomicInteger(WAITING);
+
+		/** @return whether the call may go out: its caller still waits for it */
+		boolean start() {
+			return this.state.compareAndSet(WAITING, STARTED);
+		}
+
+		/** @return whether the call will never go out: it had not started */
+		boolean abandon() {
+			return this.state.compareAndSet(WAITING, ABANDONED);
+		}
+
 	}
 
 }
