@@ -74,30 +74,30 @@ final class AsyncScripts {
 		final CompletableFuture<Object> answer;
 
 		/** The command in flight: by digest, then by text. */
-		private volatile CompletableFuture<Object> command;
+		private volatile ScriptCommand command;
 
 		private volatile boolean givenUp;
 
 		SentScript(RedisClusterAsyncCommands<byte[], byte[]> async, Script script) {
-			this.command = script.send(async).toCompletableFuture();
-			this.answer = this.command.exceptionallyCompose((failure) -> {
+			this.command = script.sendAbandonable(async);
+			this.answer = this.command.reply().exceptionallyCompose((failure) -> {
 				Throwable cause = (failure instanceof CompletionException wrapped && wrapped.getCause() != null)
 						? wrapped.getCause() : failure;
 				if (!(cause instanceof RedisNoScriptException) || this.givenUp) {
 					return CompletableFuture.failedFuture(cause);
 				}
-				CompletableFuture<Object> text = script.sendText(async).toCompletableFuture();
+				ScriptCommand text = script.sendTextAbandonable(async);
 				this.command = text;
 				if (this.givenUp) {
 					// Given up while the digest's answer was on its way.
-					text.cancel(false);
+					text.abandon();
 				}
-				return text;
+				return text.reply();
 			});
 		}
 
 		/**
-		 * The caller stopped waiting. Without a late-reply listener the command is cancelled, so
+		 * The caller stopped waiting. Without a late-reply listener the command is abandoned, so
 		 * that Lettuce does not send it after a reconnect, long after the caller moved on (a
 		 * schedule that stores a task the application since scheduled elsewhere and cancelled):
 		 * it ran already or it never will. With one, it is left to run and the listener gets its
@@ -109,7 +109,7 @@ final class AsyncScripts {
 				this.answer.thenAccept(lateReply);
 			}
 			else {
-				this.command.cancel(false);
+				this.command.abandon();
 			}
 		}
 

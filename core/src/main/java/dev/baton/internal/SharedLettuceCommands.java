@@ -1,7 +1,6 @@
 package dev.baton.internal;
 
-import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
@@ -68,17 +67,9 @@ final class SharedLettuceCommands {
 		return (RedisClusterAsyncCommands<byte[], byte[]>) async;
 	}
 
-	// Lettuce 7 deprecates reaching a connection through its commands, and the factory shows its
-	// shared connection only as commands: there is no other way to learn that it was closed.
-	@SuppressWarnings("deprecation")
 	private static boolean isOpen(RedisClusterAsyncCommands<byte[], byte[]> commands) {
-		if (commands instanceof RedisAsyncCommands<byte[], byte[]> standalone) {
-			return standalone.getStatefulConnection().isOpen();
-		}
-		if (commands instanceof RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster) {
-			return cluster.getStatefulConnection().isOpen();
-		}
-		return false;
+		StatefulConnection<byte[], byte[]> connection = LettuceConnections.of(commands);
+		return connection != null && connection.isOpen();
 	}
 
 }

@@ -14,6 +14,7 @@ import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.protocol.CommandType;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnection;
@@ -296,6 +297,17 @@ public final class TimedScripts implements AutoCloseable {
 
 		RedisFuture<Object> send(RedisClusterAsyncCommands<byte[], byte[]> async) {
 			return async.evalsha(this.script.getSha1(), outputType(), this.keys, this.args);
+		}
+
+		/** Sends it by digest, so that it can be given up for good ({@link ScriptCommand}). */
+		ScriptCommand sendAbandonable(RedisClusterAsyncCommands<byte[], byte[]> async) {
+			return ScriptCommand.send(async, CommandType.EVALSHA, utf8(this.script.getSha1()), outputType(), this.keys,
+					this.args);
+		}
+
+		/** Sends its text, so that it can be given up for good ({@link ScriptCommand}). */
+		ScriptCommand sendTextAbandonable(RedisClusterAsyncCommands<byte[], byte[]> async) {
+			return ScriptCommand.send(async, CommandType.EVAL, text(), outputType(), this.keys, this.args);
 		}
 
 		RedisFuture<Object> sendText(RedisClusterAsyncCommands<byte[], byte[]> async) {
