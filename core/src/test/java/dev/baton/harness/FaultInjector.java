@@ -166,14 +166,21 @@ final class FaultInjector {
 
 	private void restartConsumer(Fault fault) {
 		HarnessInstance instance = this.instances.get(fault.instance());
-		long[] stop = { fault.instance(), this.timeline.now(), Long.MAX_VALUE };
-		this.consumerStops.add(stop);
-		instance.stopConsuming();
-		this.timeline.record(Timeline.FAULT, "consumer of " + fault.target() + " stopped");
-		sleepUntil(fault.endMillis());
-		instance.startConsuming();
-		stop[2] = this.timeline.now();
+		consumerStopped(fault.instance(), () -> {
+			instance.stopConsuming();
+			this.timeline.record(Timeline.FAULT, "consumer of " + fault.target() + " stopped");
+			sleepUntil(fault.endMillis());
+			instance.startConsuming();
+		});
 		this.timeline.record(Timeline.FAULT, "end " + fault.kind() + " " + fault.target() + ": consumer started");
+	}
+
+	/** Records a stop of the instance's consumer, for the checks: from now until {@code stopping} returned. */
+	private void consumerStopped(int instance, Runnable stopping) {
+		long[] stop = { instance, this.timeline.now(), Long.MAX_VALUE };
+		this.consumerStops.add(stop);
+		stopping.run();
+		stop[2] = this.timeline.now();
 	}
 
 	/**
@@ -196,12 +203,9 @@ final class FaultInjector {
 	 */
 	private void restartInstance(Fault fault) {
 		HarnessInstance.Retired old = this.instances.get(fault.instance()).redeploy();
-		// The old consumer ran until now (a new application may take seconds to start): its stop begins here
-		long[] stop = { fault.instance(), this.timeline.now(), Long.MAX_VALUE };
-		this.consumerStops.add(stop);
 		this.timeline.record(Timeline.FAULT, fault.target() + " deployed anew; the old application stops");
-		old.stopConsuming();
-		stop[2] = this.timeline.now();
+		// The old consumer ran until now (a new application may take seconds to start): its stop begins here
+		consumerStopped(fault.instance(), old::stopConsuming);
 		shutDown(old.locks, fault);
 		old.close();
 		this.timeline.record(Timeline.FAULT, "end " + fault.kind() + " " + fault.target() + ": old application closed");
