@@ -42,15 +42,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * instances' connections to that node are reset, and Lettuce may send unanswered commands again
  * after reconnecting.</li>
  * </ul>
- * Consumer restarts come as on the other topologies.
+ * Each instance reaches every node through a proxy of its own ({@link InstanceProxies#perNode}),
+ * so its link faults (cut, black hole, latency, reset after forward) come as on a standalone
+ * Redis, as do consumer, lock manager and instance restarts.
  *
  * <p>What is left out, and why:
  * <ul>
- * <li>Proxy faults per instance: a cluster client learns the nodes' real ports from
- * {@code CLUSTER SLOTS} and from {@code MOVED} redirects, so a proxy in front of the seed node
- * would be bypassed at once. It would take a proxy per instance and node and a Lettuce
- * {@code MappingSocketAddressResolver} per instance rewriting every node's address to that
- * instance's proxy; not built.</li>
  * <li>{@code kill -9} of a primary with failover to its replica: this cluster has no replicas, so
  * a killed primary would come back empty owning its slots (a standalone kill, on a third of the
  * keys) and no failover would be tested. A cluster with replicas would add the window in which a
@@ -107,7 +104,7 @@ final class ClusterTopology implements HarnessTopology, ServerFaults {
 	ClusterTopology(Timeline timeline) {
 		this.timeline = timeline;
 		try {
-			this.checker = HarnessInstance.connectionFactory(configuration());
+			this.checker = HarnessInstance.connectionFactory(configuration(), null);
 			for (LocalRedisServer primary : this.cluster.primaries()) {
 				StatefulRedisConnection<String, String> admin = connect(primary);
 				this.admins.add(admin);
@@ -185,7 +182,7 @@ final class ClusterTopology implements HarnessTopology, ServerFaults {
 
 	@Override
 	public Link connect(int instance) {
-		return new Link(configuration(), null);
+		return new Link(configuration(), InstanceProxies.perNode(this.cluster.primaries()));
 	}
 
 	@Override

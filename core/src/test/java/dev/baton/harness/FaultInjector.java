@@ -11,7 +11,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 
 import dev.baton.lock.redis.RedisLockManager;
-import dev.baton.test.RedisProxy;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,7 +24,7 @@ final class FaultInjector {
 
 	private final List<HarnessInstance> instances;
 
-	private final List<RedisProxy> proxies;
+	private final List<InstanceProxies> proxies;
 
 	private final ServerFaults server;
 
@@ -65,8 +64,8 @@ final class FaultInjector {
 		this.handOffInLine = handOffInLine;
 		this.instances = instances;
 		this.proxies = instances.stream()
-			.filter((instance) -> instance.proxy != null)
-			.map((instance) -> instance.proxy)
+			.filter((instance) -> instance.proxies != null)
+			.map((instance) -> instance.proxies)
 			.toList();
 		this.server = server;
 		this.timeline = timeline;
@@ -88,7 +87,7 @@ final class FaultInjector {
 		for (Thread track : this.tracks) {
 			track.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
 		}
-		this.proxies.forEach(RedisProxy::heal);
+		this.proxies.forEach(InstanceProxies::heal);
 		this.timeline.record(Timeline.FAULT, this.proxies.isEmpty() ? "faults ended" : "all proxies healed");
 	}
 
@@ -157,7 +156,7 @@ final class FaultInjector {
 	}
 
 	private void during(Fault fault, Runnable start) {
-		RedisProxy proxy = proxy(fault);
+		InstanceProxies proxy = proxy(fault);
 		start.run();
 		sleepUntil(fault.endMillis());
 		proxy.heal();
@@ -280,7 +279,7 @@ final class FaultInjector {
 
 	}
 
-	private RedisProxy proxy(Fault fault) {
+	private InstanceProxies proxy(Fault fault) {
 		return this.proxies.get(fault.instance());
 	}
 

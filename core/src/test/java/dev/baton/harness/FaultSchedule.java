@@ -33,14 +33,7 @@ final class FaultSchedule {
 		Random random = new Random(seed);
 		long end = lengthMillis - QUIET_END_MILLIS;
 		List<Fault> faults = new ArrayList<>();
-		for (int instance = 0; instance < instances; instance++) {
-			long at = QUIET_START_MILLIS + random.nextInt(1500);
-			while (at < end) {
-				Fault fault = proxyFault(random, instance, at, end);
-				faults.add(fault);
-				at = fault.endMillis() + 300 + random.nextInt(2500);
-			}
-		}
+		addProxyFaults(random, instances, end, 300, faults);
 		boolean killed = false;
 		long at = QUIET_START_MILLIS + 1000 + random.nextInt(2000);
 		while (at < end) {
@@ -129,9 +122,9 @@ final class FaultSchedule {
 	 * A timeline for a Redis Cluster of {@value #CLUSTER_PRIMARIES} primaries without replicas:
 	 * on the server track, {@link FaultKind#PRIMARY_FREEZE} of one primary for 1 to 4 s or
 	 * {@link FaultKind#PRIMARY_PAUSE} of one for 3 to 8 s (two faults in five each), or
-	 * {@link FaultKind#CLIENT_KILL} on one primary; consumer restarts as for
-	 * a standalone Redis, and no proxy faults. A method of its own, so the standalone and Sentinel
-	 * timelines of every seed stay as they were.
+	 * {@link FaultKind#CLIENT_KILL} on one primary; faults of each instance's link (through a proxy
+	 * per node) and restarts as for a standalone Redis, the link faults sparser. A method of its
+	 * own, so the standalone and Sentinel timelines of every seed stay as they were.
 	 */
 	static FaultSchedule generateCluster(long seed, int instances, long lengthMillis) {
 		Random random = new Random(seed);
@@ -155,16 +148,41 @@ final class FaultSchedule {
 			faults.add(fault);
 			at = fault.endMillis() + CLUSTER_SPACING_MILLIS + random.nextInt(3000);
 		}
+		// From a stream of their own, so that a seed keeps the server faults it had before these.
+		addProxyFaults(new Random(seed * 41 + 29), instances, end, CLUSTER_LINK_GAP_MILLIS, faults);
 		addAllRestarts(seed, instances, end, faults);
 		faults.sort(Comparator.comparingLong(Fault::atMillis).thenComparingInt(Fault::instance));
 		return new FaultSchedule(seed, faults);
 	}
 
 	/**
+	 * Between the end of one fault of an instance's link and the next on a Redis Cluster, at
+	 * least: longer than on a standalone Redis, as the server faults already hold up a third of
+	 * the keys for seconds.
+	 */
+	private static final long CLUSTER_LINK_GAP_MILLIS = 2500;
+
+	/**
 	 * Between the end of one Sentinel fault and the next: the demoted or restarted node must be a
 	 * replica in sync again, else the sentinels have nothing to promote.
 	 */
 	private static final long SENTINEL_SPACING_MILLIS = 7000;
+
+	/**
+	 * Faults of each instance's link, one after the other, each at least {@code minGapMillis} and
+	 * up to 2.5 s more after the one before.
+	 */
+	private static void addProxyFaults(Random random, int instances, long end, long minGapMillis,
+			List<Fault> faults) {
+		for (int instance = 0; instance < instances; instance++) {
+			long at = QUIET_START_MILLIS + random.nextInt(1500);
+			while (at < end) {
+				Fault fault = proxyFault(random, instance, at, end);
+				faults.add(fault);
+				at = fault.endMillis() + minGapMillis + random.nextInt(2500);
+			}
+		}
+	}
 
 	private static Fault proxyFault(Random random, int instance, long at, long end) {
 		int pick = random.nextInt(10);

@@ -50,7 +50,7 @@ class FaultScheduleTests {
 
 
 	@Test
-	void clusterFaultsAreFreezesPausesAndClientKillsOfOnePrimaryOnTheServerTrack() {
+	void clusterFaultsAreFreezesPausesAndClientKillsOfOnePrimaryAndLinkFaultsSparserThanStandalone() {
 		LongStream.range(0, 200).mapToObj((seed) -> FaultSchedule.generateCluster(seed, 3, 20_000)).forEach((schedule) -> {
 			List<Fault> faults = schedule.track(-1);
 			assertThat(faults).isNotEmpty()
@@ -64,7 +64,12 @@ class FaultScheduleTests {
 			for (int instance = 0; instance < 3; instance++) {
 				assertThat(schedule.track(instance))
 					.allSatisfy((fault) -> assertThat(fault.kind()).isIn(FaultKind.CONSUMER_RESTART, FaultKind.LOCKS_RESTART,
-							FaultKind.INSTANCE_RESTART));
+							FaultKind.INSTANCE_RESTART, FaultKind.CUT, FaultKind.BLACK_HOLE, FaultKind.LATENCY,
+							FaultKind.RESET_AFTER_FORWARD));
+				List<Fault> link = schedule.track(instance).stream().filter((fault) -> fault.kind().timedHere()).toList();
+				for (int i = 1; i < link.size(); i++) {
+					assertThat(link.get(i).atMillis()).isGreaterThanOrEqualTo(link.get(i - 1).endMillis() + 2500);
+				}
 			}
 		});
 		assertThat(FaultSchedule.generateCluster(27, 3, 20_000).describe())

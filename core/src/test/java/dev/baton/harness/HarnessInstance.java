@@ -12,7 +12,7 @@ import dev.baton.queue.TaskContext;
 import dev.baton.queue.listener.DelayedTaskEndpoint;
 import dev.baton.queue.listener.DelayedTaskListenerRegistry;
 import dev.baton.queue.redis.RedisDelayQueues;
-import dev.baton.test.RedisProxy;
+import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
@@ -45,7 +45,7 @@ final class HarnessInstance implements AutoCloseable {
 	final int index;
 
 	/** Its link to Redis, or {@code null} when it connects to Sentinel's addresses directly. */
-	final @Nullable RedisProxy proxy;
+	final @Nullable InstanceProxies proxies;
 
 	final SimpleMeterRegistry meters;
 
@@ -82,7 +82,7 @@ final class HarnessInstance implements AutoCloseable {
 	HarnessInstance(int index, HarnessTopology.Link link, int partitions, Visibility visibility, LossReports losses,
 			TaskLedger ledger, Timeline timeline, DelayQueue<HarnessTask> observer) {
 		this.index = index;
-		this.proxy = link.proxy();
+		this.proxies = link.proxies();
 		this.redis = link.configuration();
 		this.meters = new StaleCountingMeters(index, ledger, timeline);
 		this.partitions = partitions;
@@ -144,10 +144,18 @@ final class HarnessInstance implements AutoCloseable {
 		return old;
 	}
 
-	/** A started connection factory with Lettuce's default 60 s timeout. */
-	static LettuceConnectionFactory connectionFactory(RedisConfiguration configuration) {
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration,
-				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(60)).build());
+	/**
+	 * A started connection factory with Lettuce's default 60 s timeout.
+	 * @param resources the client resources, or {@code null} for a factory's own
+	 */
+	static LettuceConnectionFactory connectionFactory(RedisConfiguration configuration,
+			@Nullable ClientResources resources) {
+		LettuceClientConfiguration.LettuceClientConfigurationBuilder client = LettuceClientConfiguration.builder()
+			.commandTimeout(Duration.ofSeconds(60));
+		if (resources != null) {
+			client.clientResources(resources);
+		}
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration, client.build());
 		factory.afterPropertiesSet();
 		factory.start();
 		return factory;
@@ -200,15 +208,15 @@ final class HarnessInstance implements AutoCloseable {
 
 	@Override
 	public void close() {
-		if (this.proxy != null) {
-			this.proxy.heal();
+		if (this.proxies != null) {
+			this.proxies.heal();
 		}
 		this.deployment.listeners.stop();
 		this.handlers.forEach(TaskHandler::close);
 		this.locks.close();
 		this.deployment.close();
-		if (this.proxy != null) {
-			this.proxy.close();
+		if (this.proxies != null) {
+			this.proxies.close();
 		}
 	}
 
@@ -230,7 +238,8 @@ final class HarnessInstance implements AutoCloseable {
 		final @Nullable PrimarySwitchWatch watch;
 
 		Deployment() {
-			this.connectionFactory = connectionFactory(HarnessInstance.this.redis);
+			this.connectionFactory = connectionFactory(HarnessInstance.this.redis,
+					(HarnessInstance.this.proxies != null) ? HarnessInstance.this.proxies.resources() : null);
 			this.queues = RedisDelayQueues.builder(this.connectionFactory, JsonMapper.builder().build())
 				.commandTimeout(QUEUE_COMMAND_TIMEOUT)
 				.partitions((name) -> HarnessInstance.this.partitions)

@@ -2,7 +2,6 @@ package dev.baton.harness;
 
 import java.util.List;
 
-import dev.baton.test.RedisProxy;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConfiguration;
@@ -65,7 +64,7 @@ interface HarnessTopology extends AutoCloseable {
 	 * @param configuration where the instance's connection factories connect
 	 * @param proxy the proxy it connects through, which the instance closes, or {@code null}
 	 */
-	record Link(RedisConfiguration configuration, @Nullable RedisProxy proxy) {
+	record Link(RedisConfiguration configuration, @Nullable InstanceProxies proxies) {
 
 	}
 

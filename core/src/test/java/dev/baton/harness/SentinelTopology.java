@@ -79,7 +79,7 @@ final class SentinelTopology implements HarnessTopology, ServerFaults {
 
 	SentinelTopology(Timeline timeline) {
 		this.timeline = timeline;
-		this.checker = HarnessInstance.connectionFactory(configuration());
+		this.checker = HarnessInstance.connectionFactory(configuration(), null);
 		this.checkerWatch = PrimarySwitchWatch.of(this.checker).orElseThrow();
 		this.checkerWatch.start();
 		for (LocalRedisServer node : this.sentinel.sentinels()) {

@@ -32,7 +32,7 @@ final class StandaloneTopology implements HarnessTopology {
 
 	StandaloneTopology(Timeline timeline) {
 		this.timeline = timeline;
-		this.checker = HarnessInstance.connectionFactory(standalone(this.server.port()));
+		this.checker = HarnessInstance.connectionFactory(standalone(this.server.port()), null);
 		this.adminClient = RedisClient.create(RedisURI.create(this.server.host(), this.server.port()));
 		this.admin = this.adminClient.connect();
 		this.admin.setTimeout(Duration.ofSeconds(2));
@@ -50,7 +50,7 @@ final class StandaloneTopology implements HarnessTopology {
 	@Override
 	public Link connect(int instance) {
 		RedisProxy proxy = RedisProxy.to(this.server);
-		return new Link(standalone(proxy.port()), proxy);
+		return new Link(standalone(proxy.port()), InstanceProxies.single(proxy));
 	}
 
 	@Override

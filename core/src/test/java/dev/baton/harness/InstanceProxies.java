@@ -1,0 +1,87 @@
+package dev.baton.harness;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.baton.test.RedisProxy;
+import dev.baton.test.RedisServer;
+import io.lettuce.core.internal.HostAndPort;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.MappingSocketAddressResolver;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The proxies between one instance and Redis, which its link faults act on: one in front of a
+ * standalone server, or one per node of a Redis Cluster. A cluster client learns the nodes' real
+ * addresses from {@code CLUSTER SLOTS} and {@code MOVED} replies, so the instance's client
+ * resources rewrite every node's address to the instance's proxy of that node.
+ */
+final class InstanceProxies implements AutoCloseable {
+
+	private final List<RedisProxy> proxies;
+
+	private final @Nullable ClientResources resources;
+
+	private InstanceProxies(List<RedisProxy> proxies, @Nullable ClientResources resources) {
+		this.proxies = proxies;
+		this.resources = resources;
+	}
+
+	/** A proxy in front of one server, which the instance connects to. */
+	static InstanceProxies single(RedisProxy proxy) {
+		return new InstanceProxies(List.of(proxy), null);
+	}
+
+	/** A proxy per node, and client resources that connect to a node through its proxy. */
+	static InstanceProxies perNode(List<? extends RedisServer> nodes) {
+		List<RedisProxy> proxies = nodes.stream().map(RedisProxy::to).toList();
+		Map<Integer, Integer> proxyPorts = new HashMap<>();
+		for (int i = 0; i < nodes.size(); i++) {
+			proxyPorts.put(nodes.get(i).port(), proxies.get(i).port());
+		}
+		ClientResources resources = ClientResources.builder()
+			.socketAddressResolver(MappingSocketAddressResolver.create((HostAndPort node) -> {
+				Integer proxyPort = proxyPorts.get(node.getPort());
+				return (proxyPort != null) ? HostAndPort.of(node.getHostText(), proxyPort) : node;
+			}))
+			.build();
+		return new InstanceProxies(proxies, resources);
+	}
+
+	/** The client resources every connection factory of the instance uses, or {@code null} for the defaults. */
+	@Nullable ClientResources resources() {
+		return this.resources;
+	}
+
+	void cut() {
+		this.proxies.forEach(RedisProxy::cut);
+	}
+
+	void blackHole() {
+		this.proxies.forEach(RedisProxy::blackHole);
+	}
+
+	void latency(Duration oneWay) {
+		this.proxies.forEach((proxy) -> proxy.latency(oneWay));
+	}
+
+	/** On every node's proxy: the next reply that one forwards is dropped and its connection reset. */
+	void dropNextReplyAndReset() {
+		this.proxies.forEach(RedisProxy::dropNextReplyAndReset);
+	}
+
+	void heal() {
+		this.proxies.forEach(RedisProxy::heal);
+	}
+
+	@Override
+	public void close() {
+		this.proxies.forEach(RedisProxy::close);
+		if (this.resources != null) {
+			this.resources.shutdown();
+		}
+	}
+
+}
