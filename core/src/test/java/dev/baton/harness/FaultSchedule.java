@@ -90,10 +90,12 @@ final class FaultSchedule {
 	}
 
 	/**
-	 * A timeline for a Sentinel set: server faults only, {@link FaultKind#FAILOVER} or
-	 * {@link FaultKind#PRIMARY_KILL}, far enough apart for the set to have a replica in sync again.
+	 * A timeline for a Sentinel set: on the server track {@link FaultKind#FAILOVER} or
+	 * {@link FaultKind#PRIMARY_KILL}, far enough apart for the set to have a replica in sync again;
+	 * restarts as for a standalone Redis, and no link faults (the instances reach Sentinel's
+	 * addresses directly).
 	 */
-	static FaultSchedule generateSentinel(long seed, long lengthMillis) {
+	static FaultSchedule generateSentinel(long seed, int instances, long lengthMillis) {
 		Random random = new Random(seed);
 		long end = lengthMillis - QUIET_END_MILLIS;
 		List<Fault> faults = new ArrayList<>();
@@ -105,6 +107,8 @@ final class FaultSchedule {
 			faults.add(fault);
 			at = fault.endMillis() + SENTINEL_SPACING_MILLIS + random.nextInt(3000);
 		}
+		addAllRestarts(seed, instances, end, faults);
+		faults.sort(Comparator.comparingLong(Fault::atMillis).thenComparingInt(Fault::instance));
 		return new FaultSchedule(seed, faults);
 	}
 

@@ -107,7 +107,7 @@ final class SentinelTopology implements HarnessTopology, ServerFaults {
 	@Override
 	public FaultSchedule schedule(long seed, int instances, long lengthMillis) {
 		this.lengthMillis = lengthMillis;
-		return FaultSchedule.generateSentinel(seed, lengthMillis);
+		return FaultSchedule.generateSentinel(seed, instances, lengthMillis);
 	}
 
 	@Override
