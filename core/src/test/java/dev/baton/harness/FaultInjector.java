@@ -122,6 +122,15 @@ final class FaultInjector {
 		return new Outages(windows);
 	}
 
+	/** When each instance's requests could be held back and still run later ({@link FaultKind#holdsRequests}). */
+	Outages heldRequests() {
+		return new Outages(this.injected.stream()
+			.filter((applied) -> applied.fault().kind().holdsRequests())
+			.map((applied) -> new Outages.Window(applied.fault().instance(), applied.startMillis(),
+					applied.undoneMillis()))
+			.toList());
+	}
+
 	int applied() {
 		return this.applied.get();
 	}

@@ -102,6 +102,14 @@ enum FaultKind {
 	}
 
 	/**
+	 * Whether it holds requests back and delivers them later, rather than dropping them: a slow
+	 * link, a paused or frozen server. A request that timed out under it may still run afterwards.
+	 */
+	boolean holdsRequests() {
+		return this == LATENCY || this == CLIENT_PAUSE || this == PRIMARY_PAUSE || this == PRIMARY_FREEZE;
+	}
+
+	/**
 	 * Whether Redis is out of reach (for the instance, or all) from when the injector applies the
 	 * fault until it is undone. Restarts stop a part of the application, not its link; a Sentinel
 	 * set's faults first wait for a replica in sync, so the topology times them itself.

@@ -144,6 +144,7 @@ final class HarnessRun {
 		queueChecks.consumerStops(faults.consumerStops());
 		Outages outages = faults.outages(topology.outages(), this.stalls);
 		queueChecks.outages(outages);
+		queueChecks.heldRequests(faults.heldRequests());
 		queueChecks.drain(checkerQueue, Duration.ofSeconds(40));
 		watch.stop();
 		instances.forEach(HarnessInstance::stopConsuming);

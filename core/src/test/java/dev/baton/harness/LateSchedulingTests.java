@@ -1,6 +1,7 @@
 package dev.baton.harness;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.redis.RedisDelayQueues;
@@ -35,31 +36,14 @@ class LateSchedulingTests {
 	 * 1.5 s, run at 5.2 s, after instance-2's black hole of 0.9 to 5.1 s ended).
 	 */
 	@Test
-	void cancelledTaskIsNotScheduledAgainByACallThatTimedOutBeforeTheCancel() throws InterruptedException {
-		JsonMapper json = JsonMapper.builder().build();
-		try (RedisDelayQueues direct = RedisDelayQueues.builder(this.servers.direct(), json).build();
-				RedisDelayQueues proxied = RedisDelayQueues.builder(this.servers.throughProxy(), json)
-					.commandTimeout(Duration.ofMillis(500))
-					.build()) {
-			DelayQueue<HarnessTask> other = direct.get("late", HarnessTask.class);
-			DelayQueue<HarnessTask> partitioned = proxied.get("late", HarnessTask.class);
-			HarnessTask task = new HarnessTask("fast", 0, 0);
-			// Connected: the schedule below is the request that the black hole swallows.
-			assertThat(partitioned.find("t-1")).isEmpty();
-			this.servers.proxy().blackHole();
-			assertThat(catchThrowable(() -> partitioned.schedule("t-1", task, Duration.ofHours(1))))
-				.as("the partitioned instance's schedule times out").isNotNull();
-			// The application schedules it elsewhere, then cancels it.
-			assertThat(other.schedule("t-1", task, Duration.ofHours(1))).isTrue();
-			assertThat(other.cancel("t-1")).isTrue();
-
-			this.servers.proxy().heal();
-			// The partitioned instance works again.
-			partitioned.find("t-0");
-			Thread.sleep(1000);
-
-			assertThat(other.find("t-1")).as("the cancelled task, after the partition ended").isEmpty();
-		}
+	void cancelledTaskIsNotScheduledAgainByACallThatTimedOutBeforeTheCancel() {
+		assertCancelledAfterAScheduleGivenUp(this.servers.throughProxy(), () -> this.servers.proxy().blackHole(),
+				(partitioned) -> {
+					this.servers.proxy().heal();
+					// The partitioned instance works again.
+					partitioned.find("t-0");
+					Pause.millis(1000);
+				});
 	}
 
 	/**
@@ -70,8 +54,26 @@ class LateSchedulingTests {
 	 */
 	@Test
 	void cancelledTaskIsNotScheduledByACallThatGaveUpWaitingForAConnection() {
-		JsonMapper json = JsonMapper.builder().build();
 		LettuceConnectionFactory proxiedFactory = this.servers.throughProxy();
+		assertCancelledAfterAScheduleGivenUp(proxiedFactory, () -> {
+			// The shared connection closes (a reset), and the next one takes a few round trips to open.
+			this.servers.proxy().latency(Duration.ofMillis(200));
+			proxiedFactory.resetConnection();
+		}, (partitioned) ->
+		// A call answered on the new connection: anything sent on it before has run.
+		await().atMost(Duration.ofSeconds(10))
+			.ignoreExceptions()
+			.untilAsserted(() -> assertThat(partitioned.find("t-0")).isEmpty()));
+	}
+
+	/**
+	 * A schedule through the proxy times out while {@code fault} lasts; the application schedules
+	 * the task elsewhere and cancels it; {@code recovery} lets the proxied instance work again: the
+	 * cancelled task must stay gone.
+	 */
+	private void assertCancelledAfterAScheduleGivenUp(LettuceConnectionFactory proxiedFactory, Runnable fault,
+			Consumer<DelayQueue<HarnessTask>> recovery) {
+		JsonMapper json = JsonMapper.builder().build();
 		try (RedisDelayQueues direct = RedisDelayQueues.builder(this.servers.direct(), json).build();
 				RedisDelayQueues proxied = RedisDelayQueues.builder(proxiedFactory, json)
 					.commandTimeout(Duration.ofMillis(500))
@@ -79,21 +81,18 @@ class LateSchedulingTests {
 			DelayQueue<HarnessTask> other = direct.get("late", HarnessTask.class);
 			DelayQueue<HarnessTask> partitioned = proxied.get("late", HarnessTask.class);
 			HarnessTask task = new HarnessTask("fast", 0, 0);
+			// Connected: the schedule below is the request that the fault holds up.
 			assertThat(partitioned.find("t-1")).isEmpty();
-			// The shared connection closes (a reset), and the next one takes a few round trips to open.
-			this.servers.proxy().latency(Duration.ofMillis(200));
-			proxiedFactory.resetConnection();
+			fault.run();
 			assertThat(catchThrowable(() -> partitioned.schedule("t-1", task, Duration.ofHours(1))))
-				.as("the schedule that waits for a connection times out").isNotNull();
+				.as("the partitioned instance's schedule times out").isNotNull();
+			// The application schedules it elsewhere, then cancels it.
 			assertThat(other.schedule("t-1", task, Duration.ofHours(1))).isTrue();
 			assertThat(other.cancel("t-1")).isTrue();
 
-			// A call answered on the new connection: anything sent on it before has run.
-			await().atMost(Duration.ofSeconds(10))
-				.ignoreExceptions()
-				.untilAsserted(() -> assertThat(partitioned.find("t-0")).isEmpty());
+			recovery.accept(partitioned);
 
-			assertThat(other.find("t-1")).as("the cancelled task, after the connection opened").isEmpty();
+			assertThat(other.find("t-1")).as("the cancelled task, after the fault ended").isEmpty();
 		}
 	}
 

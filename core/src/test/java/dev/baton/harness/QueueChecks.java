@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 import dev.baton.queue.DeadLetter;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.QueueStats;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The queue invariants, after healing: once the queue has drained, every accepted task was
@@ -79,6 +80,11 @@ final class QueueChecks {
 
 	private Outages outages = new Outages(List.of());
 
+	private Outages heldRequests = new Outages(List.of());
+
+	/** Tasks stored again after their cancel by a schedule that had timed out while held back. */
+	private int storedAfterCancelByHeldSchedule;
+
 	/** Duplicates by the cause found for them, in the order of {@link DuplicateCause}. */
 	private final int[] duplicatesByCause = new int[DuplicateCause.values().length];
 
@@ -130,6 +136,11 @@ final class QueueChecks {
 		this.outages = outages;
 	}
 
+	/** When each instance's requests could be held back and still run later. */
+	void heldRequests(Outages heldRequests) {
+		this.heldRequests = heldRequests;
+	}
+
 	void check() {
 		checkNotLost();
 		checkCancels();
@@ -175,6 +186,15 @@ final class QueueChecks {
 			for (TaskLedger.Run run : this.ledger.runsOf(cancel.id())) {
 				if (run.startMillis() > cancel.endMillis()) {
 					long cancelledAtWall = cancel.startWallMillis() + (cancel.endMillis() - cancel.startMillis());
+					TaskLedger.FailedSchedule held = (run.dueAtMillis() > cancelledAtWall) ? heldSchedule(cancel) : null;
+					if (held != null) {
+						// Documented: bytes already on their way to Redis may still run.
+						this.storedAfterCancelByHeldSchedule++;
+						this.timeline.record(cancel.id(), "stored again after its cancel by the schedule through instance-"
+								+ held.instance() + " called at " + held.startMillis()
+								+ " ms, which timed out while its requests were held back (documented)");
+						continue;
+					}
 					this.violations.add(run.startMillis(), cancel.id(), CANCEL_FINAL,
 							"instance-" + run.instance() + " started attempt " + run.attempt() + " at "
 									+ run.startMillis() + " ms, after cancel returned true at " + cancel.endMillis()
@@ -186,6 +206,20 @@ final class QueueChecks {
 				}
 			}
 		}
+	}
+
+	/**
+	 * A schedule of the cancelled task that was called before the cancel and failed while its
+	 * instance's requests were held back (a slow link, a paused or frozen server): its request may
+	 * have reached Redis after the cancel. {@code null} if there is none.
+	 */
+	private TaskLedger.@Nullable FailedSchedule heldSchedule(TaskLedger.Action cancel) {
+		return this.ledger.failedSchedules.stream()
+			.filter((failed) -> failed.id().equals(cancel.id()) && failed.startMillis() < cancel.startMillis()
+					&& !this.heldRequests.inReachThroughout(failed.instance(), -1, failed.startMillis(),
+							failed.endMillis()))
+			.findFirst()
+			.orElse(null);
 	}
 
 	/**
@@ -256,9 +290,8 @@ final class QueueChecks {
 			List<TaskLedger.Run> later = this.ledger.runsOf(run.id()).stream()
 				.filter((other) -> other != run && other.startMillis() >= run.startMillis())
 				.toList();
-			// A kill after the task was accepted may have emptied Redis under a delivery claimed earlier.
-			boolean excused = !later.isEmpty()
-					|| killedSince(this.ledger.accepted.getOrDefault(run.id(), run.startMillis()));
+			// A kill after the task was stored may have emptied Redis under a delivery claimed earlier.
+			boolean excused = !later.isEmpty() || killedSince(storedBy(run.id()));
 			if (!run.succeeded() && !excused) {
 				Long failedAt = this.deadLettered.get(run.id());
 				boolean dead = failedAt != null && failedAt >= run.startWallMillis();
@@ -446,6 +479,16 @@ final class QueueChecks {
 
 	}
 
+	/**
+	 * When the task was in Redis at the latest: when it was accepted, or for one whose every
+	 * schedule timed out (stored all the same), when it first ran.
+	 */
+	private long storedBy(String id) {
+		Long accepted = this.ledger.accepted.get(id);
+		return (accepted != null) ? accepted
+				: this.ledger.runsOf(id).stream().mapToLong(TaskLedger.Run::startMillis).min().orElse(Long.MAX_VALUE);
+	}
+
 	private boolean killedSince(long millis) {
 		return this.kills.stream().anyMatch((kill) -> kill[1] >= millis);
 	}
@@ -470,7 +513,8 @@ final class QueueChecks {
 				+ " after Redis lost writes, " + this.duplicatesByCause[DuplicateCause.STORED_AGAIN.ordinal()]
 				+ " stored again by a scheduling retry, " + this.unexplainedDuplicates + " without a cause), "
 				+ this.ledger.unknown.size() + " with unknown scheduling outcome (" + handledUnknown
-				+ " of them handled)";
+				+ " of them handled), " + this.storedAfterCancelByHeldSchedule
+				+ " stored again after a cancel by a schedule that timed out while its requests were held back";
 	}
 
 }

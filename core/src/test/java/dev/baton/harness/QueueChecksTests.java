@@ -173,6 +173,50 @@ class QueueChecksTests {
 		assertThat(this.violations.all()).extracting(Violation::subject).containsOnly("t-2");
 	}
 
+	/**
+	 * A task run after its cancel returned true, stored again by a schedule that had timed out
+	 * before the cancel: excused only if that schedule's requests were held back meanwhile (a slow
+	 * link, a paused server), not if they were dropped (a black hole, a cut). Found by a long
+	 * standalone run (seed -8074084603818520443, t-139: a schedule through a link with 315 ms of
+	 * latency each way timed out, ran after the cancel that followed it).
+	 */
+	@Test
+	void taskStoredAgainAfterItsCancelIsExcusedOnlyByAScheduleHeldBack() {
+		for (String id : List.of("t-1", "t-2")) {
+			this.ledger.failedSchedules.add(new TaskLedger.FailedSchedule(id, id.equals("t-1") ? 1 : 2, 100, 600));
+			this.ledger.accepted.put(id, 700L);
+			action(id, TaskLedger.ActionKind.CANCEL, 700, 0, TaskLedger.Result.TRUE);
+			// Due after the cancel returned: stored again.
+			this.ledger.ran(new TaskLedger.Run(id, 0, 1, 12_000, 1500, 11_300, 1520, true, false, false));
+		}
+		QueueChecks checks = checks();
+		checks.deadLettered(Map.of());
+		// instance-1's link was slow during its schedule; instance-2's was not.
+		checks.heldRequests(new Outages(List.of(new Outages.Window(1, 200, 900))));
+		checks.check();
+
+		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-2");
+		assertThat(this.violations.all()).extracting(Violation::invariant).containsExactly(QueueChecks.CANCEL_FINAL);
+	}
+
+	/**
+	 * A task whose every schedule timed out was never accepted, yet stored: its delivery claimed
+	 * before a kill, and started after it, found the task gone. Found by a long standalone run
+	 * (seed -8074084603818520443, t-148), where the excuse looked for a kill after the run's start.
+	 */
+	@Test
+	void taskOfUnknownSchedulingLostWithAKillBeforeItsRunStartedIsExcused() {
+		// Not accepted: every schedule of it timed out.
+		run("t-1", 1, 100, false, false);
+		run("t-1", 2, 700, false, true);
+
+		QueueChecks checks = checks(new long[] { 300, 500 });
+		checks.deadLettered(Map.of());
+		checks.check();
+
+		assertThat(this.violations.all()).isEmpty();
+	}
+
 	@Test
 	void taskNotInFlightWhileItsFutureWasPendingIsAViolationUnlessItRanAgain() {
 		this.ledger.accepted.put("t-1", 100L);

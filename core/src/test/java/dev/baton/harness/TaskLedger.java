@@ -19,6 +19,9 @@ final class TaskLedger {
 	/** Task ids whose scheduling never returned: their outcome is unknown. */
 	final Map<String, Long> unknown = new ConcurrentHashMap<>();
 
+	/** Every scheduling try that failed, each of its tasks apart. */
+	final List<FailedSchedule> failedSchedules = new CopyOnWriteArrayList<>();
+
 	final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
 
 	final Map<String, AtomicInteger> successes = new ConcurrentHashMap<>();
@@ -71,6 +74,15 @@ final class TaskLedger {
 	boolean cancelled(String id) {
 		return actionsOf(id).stream()
 			.anyMatch((action) -> action.kind() == ActionKind.CANCEL && action.result() != Result.FALSE);
+	}
+
+	/**
+	 * A scheduling try that failed, so that its outcome is unknown.
+	 * @param startMillis when it was called, ms from the run's start
+	 * @param endMillis when it failed
+	 */
+	record FailedSchedule(String id, int instance, long startMillis, long endMillis) {
+
 	}
 
 	enum ActionKind {

@@ -129,6 +129,8 @@ final class TaskProducer implements Runnable {
 				this.failures++;
 				this.timeline.record("producer", "scheduling " + ids(tasks) + " failed: " + ex.getMessage());
 				for (NewTask<HarnessTask> task : tasks) {
+					this.ledger.failedSchedules
+						.add(new TaskLedger.FailedSchedule(task.id(), instance, start, this.timeline.now()));
 					this.timeline.record(task.id(), "scheduling through instance-" + instance + " (try " + attempt
 							+ ", called at " + start + " ms) failed: " + ex.getMessage());
 				}
