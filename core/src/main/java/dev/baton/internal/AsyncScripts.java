@@ -29,7 +29,7 @@ final class AsyncScripts {
 	}
 
 	static void sendWithoutWaiting(RedisClusterAsyncCommands<byte[], byte[]> commands, Script script) {
-		script.send(commands).whenComplete((reply, failure) -> {
+		script.send(commands).reply().whenComplete((reply, failure) -> {
 			if (failure instanceof RedisNoScriptException) {
 				// Redis forgot the script (restart, SCRIPT FLUSH) or never had it.
 				script.sendText(commands);
@@ -79,14 +79,14 @@ final class AsyncScripts {
 		private volatile boolean givenUp;
 
 		SentScript(RedisClusterAsyncCommands<byte[], byte[]> async, Script script) {
-			this.command = script.sendAbandonable(async);
+			this.command = script.send(async);
 			this.answer = this.command.reply().exceptionallyCompose((failure) -> {
 				Throwable cause = (failure instanceof CompletionException wrapped && wrapped.getCause() != null)
 						? wrapped.getCause() : failure;
 				if (!(cause instanceof RedisNoScriptException) || this.givenUp) {
 					return CompletableFuture.failedFuture(cause);
 				}
-				ScriptCommand text = script.sendTextAbandonable(async);
+				ScriptCommand text = script.sendText(async);
 				this.command = text;
 				if (this.givenUp) {
 					// Given up while the digest's answer was on its way.

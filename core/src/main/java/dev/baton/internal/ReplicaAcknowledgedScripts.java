@@ -3,6 +3,7 @@ package dev.baton.internal;
 import java.time.Duration;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -102,11 +103,11 @@ public final class ReplicaAcknowledgedScripts implements AutoCloseable {
 			commands = connection.commandsFor(script.firstKey());
 			Acknowledged acknowledged;
 			try {
-				acknowledged = run(commands, script.send(commands), deadline);
+				acknowledged = run(commands, script.send(commands).reply(), deadline);
 			}
 			catch (RedisNoScriptException ex) {
 				// Redis forgot the script (restart, SCRIPT FLUSH): send its text once.
-				acknowledged = run(commands, script.sendText(commands), deadline);
+				acknowledged = run(commands, script.sendText(commands).reply(), deadline);
 			}
 			reusable = true;
 			return acknowledged;
@@ -124,7 +125,7 @@ public final class ReplicaAcknowledgedScripts implements AutoCloseable {
 	}
 
 	/** Sends WAIT behind the script and awaits both replies, so that the connection is left idle. */
-	private Acknowledged run(RedisClusterAsyncCommands<byte[], byte[]> commands, RedisFuture<Object> sent,
+	private Acknowledged run(RedisClusterAsyncCommands<byte[], byte[]> commands, Future<Object> sent,
 			long deadline) throws Throwable {
 		RedisFuture<Long> replicated = commands.waitForReplication(this.replicas, this.replicaTimeout.toMillis());
 		TimedScripts.Reply reply = AsyncScripts.await(sent, deadline, this.commandTimeout);

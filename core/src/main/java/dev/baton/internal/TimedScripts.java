@@ -10,7 +10,6 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -295,23 +294,15 @@ public final class TimedScripts implements AutoCloseable {
 					: ScriptOutputType.INTEGER;
 		}
 
-		RedisFuture<Object> send(RedisClusterAsyncCommands<byte[], byte[]> async) {
-			return async.evalsha(this.script.getSha1(), outputType(), this.keys, this.args);
-		}
-
 		/** Sends it by digest, so that it can be given up for good ({@link ScriptCommand}). */
-		ScriptCommand sendAbandonable(RedisClusterAsyncCommands<byte[], byte[]> async) {
+		ScriptCommand send(RedisClusterAsyncCommands<byte[], byte[]> async) {
 			return ScriptCommand.send(async, CommandType.EVALSHA, utf8(this.script.getSha1()), outputType(), this.keys,
 					this.args);
 		}
 
 		/** Sends its text, so that it can be given up for good ({@link ScriptCommand}). */
-		ScriptCommand sendTextAbandonable(RedisClusterAsyncCommands<byte[], byte[]> async) {
+		ScriptCommand sendText(RedisClusterAsyncCommands<byte[], byte[]> async) {
 			return ScriptCommand.send(async, CommandType.EVAL, text(), outputType(), this.keys, this.args);
-		}
-
-		RedisFuture<Object> sendText(RedisClusterAsyncCommands<byte[], byte[]> async) {
-			return async.eval(text(), outputType(), this.keys, this.args);
 		}
 
 		byte[] text() {
