@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.baton.autoconfigure.lock.BatonLockProperties;
 import dev.baton.autoconfigure.queue.BatonQueueProperties;
+import dev.baton.autoconfigure.redis.BatonRedisProperties;
 import dev.baton.autoconfigure.redis.BatonSentinelProperties;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -18,7 +19,7 @@ final class BatonPropertyGroups {
 
 	/** Baton's properties classes; a test checks that none under {@code baton.} is missing. */
 	private static final List<Class<?>> PROPERTIES = List.of(BatonLockProperties.class, BatonQueueProperties.class,
-			BatonSentinelProperties.class);
+			BatonSentinelProperties.class, BatonRedisProperties.class);
 
 	private BatonPropertyGroups() {
 	}

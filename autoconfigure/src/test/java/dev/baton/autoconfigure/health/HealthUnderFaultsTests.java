@@ -16,6 +16,7 @@ import java.util.stream.LongStream;
 
 import dev.baton.autoconfigure.lock.BatonLockAutoConfiguration;
 import dev.baton.autoconfigure.queue.BatonQueueAutoConfiguration;
+import dev.baton.autoconfigure.redis.BatonReconnectAutoConfiguration;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockManager;
 import dev.baton.queue.DelayQueue;
@@ -24,12 +25,10 @@ import dev.baton.queue.listener.DelayedTaskListenerStatus;
 import dev.baton.test.RedisProxy;
 import dev.baton.test.RedisServer;
 import dev.baton.test.RedisTest;
-import io.lettuce.core.resource.Delay;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
@@ -98,10 +97,9 @@ class HealthUnderFaultsTests {
 	private static final Duration SETTLEMENT_RETRY_PAUSE = Duration.ofSeconds(1);
 
 	/**
-	 * Lettuce's longest wait between reconnect attempts, as the test's application sets it. Its
-	 * default doubles from 1 ms up to 30 s, so that after a cut of d seconds the reconnect comes up
-	 * to d seconds after the heal: a bound of Lettuce's, not Baton's, that would grow with the
-	 * fault history. Capping it keeps the recovery bounds about Baton.
+	 * Lettuce's longest wait between reconnect attempts ({@code baton.redis.max-reconnect-delay},
+	 * 1 s by default; lower here to keep the test short): after a cut the reconnect comes up to
+	 * this long after the heal.
 	 */
 	private static final Duration RECONNECT_DELAY_CAP = Duration.ofMillis(500);
 
@@ -173,18 +171,16 @@ class HealthUnderFaultsTests {
 	}
 
 	private static ApplicationContextRunner application(RedisProxy proxy) {
-		ClientResourcesBuilderCustomizer reconnectSoon = (builder) -> builder
-			.reconnectDelay(Delay.exponential(Duration.ofMillis(1), RECONNECT_DELAY_CAP, 2, TimeUnit.MILLISECONDS));
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class,
 					BatonLockAutoConfiguration.class, BatonQueueAutoConfiguration.class,
-					BatonHealthContributorAutoConfiguration.class))
+					BatonHealthContributorAutoConfiguration.class, BatonReconnectAutoConfiguration.class))
 			.withPropertyValues("spring.data.redis.host=" + proxy.host(), "spring.data.redis.port=" + proxy.port(),
 					"baton.lock.command-timeout=" + LOCK_COMMAND_TIMEOUT.toMillis() + "ms",
 					"baton.lock.lease-time=" + LEASE_TIME.toMillis() + "ms",
 					"baton.queue.command-timeout=" + QUEUE_COMMAND_TIMEOUT.toMillis() + "ms",
-					"baton.queue.max-idle-poll=" + MAX_IDLE_POLL.toMillis() + "ms")
-			.withBean(ClientResourcesBuilderCustomizer.class, () -> reconnectSoon)
+					"baton.queue.max-idle-poll=" + MAX_IDLE_POLL.toMillis() + "ms",
+					"baton.redis.max-reconnect-delay=" + RECONNECT_DELAY_CAP.toMillis() + "ms")
 			.withBean(Reminders.class);
 	}
 
