@@ -64,8 +64,8 @@ final class FaultInjector {
 		this.handOffInLine = handOffInLine;
 		this.instances = instances;
 		this.proxies = instances.stream()
-			.filter((instance) -> instance.proxies != null)
 			.map((instance) -> instance.proxies)
+			.filter((proxies) -> !proxies.isEmpty())
 			.toList();
 		this.server = server;
 		this.timeline = timeline;
@@ -110,16 +110,51 @@ final class FaultInjector {
 	/**
 	 * When each instance could not reach Redis: the windows of the faults applied to its link and to
 	 * the server (from the start of each until it was undone, a freeze until the cluster was ok
-	 * again), the topology's own (a failover's), and the JVM's stalls.
+	 * again, and Lettuce's reconnect after it), the topology's own (a failover's), and the JVM's stalls.
 	 */
 	Outages outages(List<Outages.Window> topology, Stalls stalls) {
 		List<Outages.Window> windows = new ArrayList<>(topology);
-		this.injected.stream()
-			.filter((applied) -> applied.fault().kind().timedHere())
-			.forEach((applied) -> windows.add(new Outages.Window(applied.fault().instance(), applied.startMillis(),
-					applied.undoneMillis(), false, applied.fault().kind().oneNodeOnly() ? applied.fault().node() : -1)));
+		windows.addAll(windows(this.injected));
 		stalls.windows().forEach((stall) -> windows.add(new Outages.Window(-1, stall[0], stall[1])));
 		return new Outages(windows);
+	}
+
+	/**
+	 * The windows of the faults timed here. One that refuses connections lasts until Lettuce's next
+	 * reconnect attempt: its waits double up to {@link InstanceProxies#MAX_RECONNECT_DELAY}, so the
+	 * attempt comes at most the fault's duration, or that cap, after it is undone. A reset armed
+	 * meanwhile resets that attempt's handshake, and the next one comes up to the cap later.
+	 */
+	static List<Outages.Window> windows(List<Applied> injected) {
+		List<Outages.Window> windows = new ArrayList<>();
+		for (Applied applied : injected) {
+			Fault fault = applied.fault();
+			if (!fault.kind().timedHere()) {
+				continue;
+			}
+			long end = reconnectedMillis(applied);
+			if (fault.kind() == FaultKind.RESET_AFTER_FORWARD) {
+				for (Applied refusing : injected) {
+					if (refusing.fault().kind().refusesConnections() && (refusing.fault().instance() == -1
+							|| refusing.fault().instance() == fault.instance())
+							&& refusing.startMillis() <= applied.startMillis()
+							&& applied.startMillis() <= reconnectedMillis(refusing)) {
+						end = Math.max(end, reconnectedMillis(refusing) + InstanceProxies.MAX_RECONNECT_DELAY.toMillis());
+					}
+				}
+			}
+			windows.add(new Outages.Window(fault.instance(), applied.startMillis(), end, false,
+					fault.kind().oneNodeOnly() ? fault.node() : -1));
+		}
+		return windows;
+	}
+
+	private static long reconnectedMillis(Applied applied) {
+		if (!applied.fault().kind().refusesConnections()) {
+			return applied.undoneMillis();
+		}
+		long lasted = applied.undoneMillis() - applied.startMillis();
+		return applied.undoneMillis() + Math.min(lasted, InstanceProxies.MAX_RECONNECT_DELAY.toMillis());
 	}
 
 	/** When each instance's requests could be held back and still run later ({@link FaultKind#holdsRequests}). */

@@ -110,6 +110,14 @@ enum FaultKind {
 	}
 
 	/**
+	 * Whether it ends the client's connections and refuses new ones until it is undone, so that
+	 * Lettuce waits longer and longer between its reconnect attempts.
+	 */
+	boolean refusesConnections() {
+		return this == CUT || this == REDIS_KILL;
+	}
+
+	/**
 	 * Whether Redis is out of reach (for the instance, or all) from when the injector applies the
 	 * fault until it is undone. Restarts stop a part of the application, not its link; a Sentinel
 	 * set's faults first wait for a replica in sync, so the topology times them itself.

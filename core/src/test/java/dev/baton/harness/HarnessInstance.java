@@ -44,8 +44,8 @@ final class HarnessInstance implements AutoCloseable {
 
 	final int index;
 
-	/** Its link to Redis, or {@code null} when it connects to Sentinel's addresses directly. */
-	final @Nullable InstanceProxies proxies;
+	/** Its link to Redis: no proxy when it connects to Sentinel's addresses directly. */
+	final InstanceProxies proxies;
 
 	final SimpleMeterRegistry meters;
 
@@ -208,16 +208,12 @@ final class HarnessInstance implements AutoCloseable {
 
 	@Override
 	public void close() {
-		if (this.proxies != null) {
-			this.proxies.heal();
-		}
+		this.proxies.heal();
 		this.deployment.listeners.stop();
 		this.handlers.forEach(TaskHandler::close);
 		this.locks.close();
 		this.deployment.close();
-		if (this.proxies != null) {
-			this.proxies.close();
-		}
+		this.proxies.close();
 	}
 
 	/**
@@ -239,7 +235,7 @@ final class HarnessInstance implements AutoCloseable {
 
 		Deployment() {
 			this.connectionFactory = connectionFactory(HarnessInstance.this.redis,
-					(HarnessInstance.this.proxies != null) ? HarnessInstance.this.proxies.resources() : null);
+					HarnessInstance.this.proxies.resources());
 			this.queues = RedisDelayQueues.builder(this.connectionFactory, JsonMapper.builder().build())
 				.commandTimeout(QUEUE_COMMAND_TIMEOUT)
 				.partitions((name) -> HarnessInstance.this.partitions)

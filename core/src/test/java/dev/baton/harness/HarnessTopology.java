@@ -2,7 +2,6 @@ package dev.baton.harness;
 
 import java.util.List;
 
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -62,9 +61,9 @@ interface HarnessTopology extends AutoCloseable {
 
 	/**
 	 * @param configuration where the instance's connection factories connect
-	 * @param proxy the proxy it connects through, which the instance closes, or {@code null}
+	 * @param proxies the proxies it connects through (none on Sentinel), which the instance closes
 	 */
-	record Link(RedisConfiguration configuration, @Nullable InstanceProxies proxies) {
+	record Link(RedisConfiguration configuration, InstanceProxies proxies) {
 
 	}
 

@@ -4,34 +4,45 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import dev.baton.test.RedisProxy;
 import dev.baton.test.RedisServer;
 import io.lettuce.core.internal.HostAndPort;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 import io.lettuce.core.resource.MappingSocketAddressResolver;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The proxies between one instance and Redis, which its link faults act on: one in front of a
  * standalone server, or one per node of a Redis Cluster. A cluster client learns the nodes' real
  * addresses from {@code CLUSTER SLOTS} and {@code MOVED} replies, so the instance's client
- * resources rewrite every node's address to the instance's proxy of that node.
+ * resources rewrite every node's address to the instance's proxy of that node. The resources
+ * also cap Lettuce's wait between reconnect attempts as Baton's starter does
+ * ({@code baton.redis.max-reconnect-delay}), which {@link Outages} counts on.
  */
 final class InstanceProxies implements AutoCloseable {
 
 	private final List<RedisProxy> proxies;
 
-	private final @Nullable ClientResources resources;
+	/** Lettuce's longest wait between reconnect attempts, the starter's default. */
+	static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(1);
 
-	private InstanceProxies(List<RedisProxy> proxies, @Nullable ClientResources resources) {
+	private final ClientResources resources;
+
+	private InstanceProxies(List<RedisProxy> proxies, ClientResources resources) {
 		this.proxies = proxies;
 		this.resources = resources;
 	}
 
+	/** No proxy: the instance connects to the servers' own addresses (Sentinel's). */
+	static InstanceProxies none() {
+		return new InstanceProxies(List.of(), clientResources().build());
+	}
+
 	/** A proxy in front of one server, which the instance connects to. */
 	static InstanceProxies single(RedisProxy proxy) {
-		return new InstanceProxies(List.of(proxy), null);
+		return new InstanceProxies(List.of(proxy), clientResources().build());
 	}
 
 	/** A proxy per node, and client resources that connect to a node through its proxy. */
@@ -41,8 +52,7 @@ final class InstanceProxies implements AutoCloseable {
 		for (int i = 0; i < nodes.size(); i++) {
 			proxyPorts.put(nodes.get(i).port(), proxies.get(i).port());
 		}
-		ClientResources resources = ClientResources.builder()
-			.socketAddressResolver(MappingSocketAddressResolver.create((HostAndPort node) -> {
+		ClientResources resources = clientResources().socketAddressResolver(MappingSocketAddressResolver.create((HostAndPort node) -> {
 				Integer proxyPort = proxyPorts.get(node.getPort());
 				return (proxyPort != null) ? HostAndPort.of(node.getHostText(), proxyPort) : node;
 			}))
@@ -50,9 +60,18 @@ final class InstanceProxies implements AutoCloseable {
 		return new InstanceProxies(proxies, resources);
 	}
 
-	/** The client resources every connection factory of the instance uses, or {@code null} for the defaults. */
-	@Nullable ClientResources resources() {
+	private static ClientResources.Builder clientResources() {
+		return ClientResources.builder()
+			.reconnectDelay(Delay.exponential(Duration.ZERO, MAX_RECONNECT_DELAY, 2, TimeUnit.MILLISECONDS));
+	}
+
+	/** The client resources every connection factory of the instance uses. */
+	ClientResources resources() {
 		return this.resources;
+	}
+
+	boolean isEmpty() {
+		return this.proxies.isEmpty();
 	}
 
 	void cut() {
@@ -79,9 +98,7 @@ final class InstanceProxies implements AutoCloseable {
 	@Override
 	public void close() {
 		this.proxies.forEach(RedisProxy::close);
-		if (this.resources != null) {
-			this.resources.shutdown();
-		}
+		this.resources.shutdown();
 	}
 
 }

@@ -112,7 +112,7 @@ final class SentinelTopology implements HarnessTopology, ServerFaults {
 
 	@Override
 	public Link connect(int instance) {
-		return new Link(configuration(), null);
+		return new Link(configuration(), InstanceProxies.none());
 	}
 
 	@Override
