@@ -2,7 +2,6 @@ package dev.baton.lock.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -81,7 +80,7 @@ class RedisLockHandOffTests {
 		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
 		long holderToken = holder.fencingToken();
 		Waiter waiter = startWaiter(locks);
-		awaitInLine(waiter.thread());
+		InLine.awaitInLine(waiter.thread());
 		long deletesBefore = CommandStats.calls(this.redis, "del");
 
 		holder.release();
@@ -174,7 +173,7 @@ class RedisLockHandOffTests {
 				return false;
 			}
 		});
-		awaitInLine(waiter);
+		InLine.awaitInLine(waiter);
 
 		waiter.get().interrupt();
 
@@ -191,7 +190,7 @@ class RedisLockHandOffTests {
 		long holderToken = holder.fencingToken();
 		String ownerInRedis = this.redis.opsForValue().get("baton:lock:{doc}");
 		Waiter waiter = startWaiter(locks);
-		awaitInLine(waiter.thread());
+		InLine.awaitInLine(waiter.thread());
 		long scriptCallsBefore = CommandStats.calls(this.redis, "evalsha");
 
 		holder.release();
@@ -216,7 +215,7 @@ class RedisLockHandOffTests {
 		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
 		String holderInRedis = this.redis.opsForValue().get("baton:lock:{doc}");
 		Waiter waiter = startWaiter(locks);
-		awaitInLine(waiter.thread());
+		InLine.awaitInLine(waiter.thread());
 
 		holder.release();
 
@@ -236,7 +235,7 @@ class RedisLockHandOffTests {
 		long holderToken = holder.fencingToken();
 		String holderInRedis = this.redis.opsForValue().get("baton:lock:{doc}");
 		Waiter waiter = startWaiter(locks, Duration.ofSeconds(30));
-		awaitInLine(waiter.thread());
+		InLine.awaitInLine(waiter.thread());
 
 		holder.release();
 
@@ -253,7 +252,7 @@ class RedisLockHandOffTests {
 		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
 		holder.fencingToken();
 		Waiter waiter = startWaiter(locks);
-		awaitInLine(waiter.thread());
+		InLine.awaitInLine(waiter.thread());
 		this.redis.opsForValue().set("baton:lock:{doc}", "someone else", Duration.ofSeconds(30));
 
 		holder.release();
@@ -273,13 +272,13 @@ class RedisLockHandOffTests {
 		// A lease time: the hand-off goes through Redis, which finds the lock taken.
 		LockLease holder = locks.tryAcquire("doc", Duration.ZERO, Duration.ofSeconds(30)).orElseThrow();
 		Waiter waiter = startWaiter(locks);
-		awaitInLine(waiter.thread());
+		InLine.awaitInLine(waiter.thread());
 		this.redis.opsForValue().set("baton:lock:{doc}", "someone else", Duration.ofSeconds(30));
 
 		holder.release();
 
 		assertThat(this.redis.opsForValue().get("baton:lock:{doc}")).isEqualTo("someone else");
-		awaitInLine(waiter.thread());
+		InLine.awaitInLine(waiter.thread());
 		assertThat(waiter.lease()).isNotDone();
 		manager().getLock("doc").forceUnlock();
 		LockLease next = waiter.lease().get(5, TimeUnit.SECONDS);
@@ -292,15 +291,15 @@ class RedisLockHandOffTests {
 		RedisLockManager locks = manager();
 		LockLease holder = locks.tryAcquire("doc", Duration.ZERO).orElseThrow();
 		Waiter first = startWaiter(locks);
-		awaitInLine(first.thread());
+		InLine.awaitInLine(first.thread());
 		long scriptCallsBefore = CommandStats.calls(this.redis, "evalsha");
 		Waiter newcomer = startWaiter(locks);
-		awaitInLine(newcomer.thread());
+		InLine.awaitInLine(newcomer.thread());
 
 		assertThat(CommandStats.calls(this.redis, "evalsha")).as("script calls of the newcomer").isEqualTo(scriptCallsBefore);
 		holder.release();
 		LockLease firstLease = first.lease().get(5, TimeUnit.SECONDS);
-		awaitInLine(newcomer.thread());
+		InLine.awaitInLine(newcomer.thread());
 		firstLease.release();
 		newcomer.lease().get(5, TimeUnit.SECONDS).release();
 		assertThat(this.redis.hasKey("baton:lock:{doc}")).isFalse();
@@ -322,15 +321,6 @@ class RedisLockHandOffTests {
 	}
 
 	private record Waiter(AtomicReference<Thread> thread, Future<LockLease> lease) {
-	}
-
-	/** Waits until the thread waits in line for the lock, ready to be handed it. */
-	private static void awaitInLine(AtomicReference<Thread> waiter) {
-		await().atMost(Duration.ofSeconds(10)).until(() -> {
-			Thread thread = waiter.get();
-			return thread != null && thread.getState() == Thread.State.TIMED_WAITING
-					&& Arrays.stream(thread.getStackTrace()).anyMatch((frame) -> frame.getMethodName().equals("takeTurns"));
-		});
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.baton.lock.redis;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockUnavailableException;
@@ -108,10 +109,13 @@ class ReplicaAcknowledgementTests {
 		try (RedisLockManager locks = manager(Duration.ofMillis(200))) {
 			LockLease holder = locks.tryAcquire("invoice:10", Duration.ZERO).orElseThrow();
 			// A lease time of its own: the lock changes hands in Redis, not within this JVM.
-			CompletableFuture<Optional<LockLease>> waiter = CompletableFuture
-				.supplyAsync(() -> locks.tryAcquire("invoice:10", Duration.ofSeconds(3), Duration.ofSeconds(20)));
-			await().atMost(Duration.ofSeconds(5))
-				.until(() -> DirectRedis.exists(this.primary, "baton:lock:{invoice:10}:waiting"));
+			AtomicReference<Thread> waiterThread = new AtomicReference<>();
+			CompletableFuture<Optional<LockLease>> waiter = CompletableFuture.supplyAsync(() -> {
+				waiterThread.set(Thread.currentThread());
+				return locks.tryAcquire("invoice:10", Duration.ofSeconds(3), Duration.ofSeconds(20));
+			});
+			// In line, not only refused: released before, the lock would go through Redis, not be handed off.
+			InLine.awaitInLine(waiterThread);
 			this.replicationLink.blackHole();
 
 			holder.release();
