@@ -2,6 +2,7 @@ package dev.baton.lock.redis;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.awaitility.Awaitility.await;
@@ -13,15 +14,19 @@ final class InLine {
 	}
 
 	/**
-	 * A waiter that Redis already refused may still be on its way into the line (its reply, its
-	 * room's subscription): a release then is no hand-off.
+	 * A waiter parked in line, not asking Redis: a waiter that Redis refused may still wait for
+	 * that reply, and a release meanwhile is no hand-off.
 	 * @param waiter the waiting thread, once it has started
 	 */
 	static void awaitInLine(AtomicReference<Thread> waiter) {
 		await().atMost(Duration.ofSeconds(10)).until(() -> {
 			Thread thread = waiter.get();
-			return thread != null && thread.getState() == Thread.State.TIMED_WAITING
-					&& Arrays.stream(thread.getStackTrace()).anyMatch((frame) -> frame.getMethodName().equals("takeTurns"));
+			if (thread == null || thread.getState() != Thread.State.TIMED_WAITING) {
+				return false;
+			}
+			List<String> methods = Arrays.stream(thread.getStackTrace()).map(StackTraceElement::getMethodName).toList();
+			// Waiting for a Redis reply within takeTurns (ask) is not being ready for a hand-off.
+			return methods.contains("takeTurns") && !methods.contains("ask");
 		});
 	}
 
