@@ -21,4 +21,13 @@ public interface LocalRedisServer extends RedisServer {
 	 */
 	void restart();
 
+	/**
+	 * Starts the server again on the same port and with the same arguments, without the data it
+	 * persisted (its RDB and append-only files are deleted first): a server started with
+	 * {@code "--appendonly", "yes"} comes back empty, as one without persistence, or one that
+	 * lost its disk, does after a crash.
+	 * @throws IllegalStateException if it does not start
+	 */
+	void restartWithoutData();
+
 }

@@ -17,6 +17,9 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import dev.baton.test.internal.RedisProcess;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -55,6 +58,42 @@ class RedisProcessTests {
 		server.close();
 
 		assertThat(created).noneMatch(Files::exists);
+	}
+
+	@Test
+	void aServerWithAnAppendOnlyFileComesBackWithEveryWriteItAnsweredOrWithoutDataIfAsked() {
+		try (LocalRedisServer server = RedisServers.startLocal("--appendonly", "yes", "--appendfsync", "no")) {
+			RedisClient client = RedisClient.create(RedisURI.create(server.host(), server.port()));
+			try {
+				writeThenKill(client, server);
+				server.restart();
+				assertThat(keys(client)).as("after a restart").isEqualTo(1000);
+
+				writeThenKill(client, server);
+				server.restartWithoutData();
+				assertThat(keys(client)).as("after a restart without data").isZero();
+			}
+			finally {
+				client.shutdown();
+			}
+		}
+	}
+
+	/** Writes 1,000 keys, and kills the server as soon as the last is answered: not fsynced, yet written. */
+	private static void writeThenKill(RedisClient client, LocalRedisServer server) {
+		try (StatefulRedisConnection<String, String> connection = client.connect()) {
+			for (int i = 0; i < 1000; i++) {
+				connection.async().set("key:" + i, "value");
+			}
+			connection.sync().set("key:999", "value");
+		}
+		server.kill();
+	}
+
+	private static long keys(RedisClient client) {
+		try (StatefulRedisConnection<String, String> connection = client.connect()) {
+			return connection.sync().dbsize();
+		}
 	}
 
 	private static Set<Path> serverDirectories() throws IOException {

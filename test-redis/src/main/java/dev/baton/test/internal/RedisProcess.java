@@ -202,6 +202,20 @@ public final class RedisProcess implements LocalRedisServer {
 		this.guardian = launch(this.binary, this.port, this.dir, this.configFile, this.arguments).guardian();
 	}
 
+	@Override
+	public void restartWithoutData() {
+		// The default file names: dbfilename, appendfilename (Redis 6) and appenddirname (Redis 7).
+		for (String data : List.of("dump.rdb", "appendonly.aof", "appendonlydir")) {
+			try {
+				FileSystemUtils.deleteRecursively(this.dir.resolve(data));
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException("Cannot delete " + this.dir.resolve(data), ex);
+			}
+		}
+		restart();
+	}
+
 	private void awaitPortFree() {
 		long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
 		while (System.nanoTime() < deadline) {
