@@ -13,6 +13,11 @@ import java.util.stream.Collectors;
  * violation whatever it returned or threw. The stack of the calling thread is sampled from the
  * moment the call is late by a fraction of the slack, first and last sample kept, and goes with
  * the violation: a report says where the time went.
+ *
+ * <p>A caller may be {@linkplain #interruptIfInCall interrupted} while in a call, never in the
+ * harness's own code around it: the call must keep the interrupt, ending with the thread's flag
+ * set or with an {@link InterruptedException}. Each call clears the flag as it ends, so that
+ * the harness's own Redis reads after it are not interrupted.
  */
 final class CallBounds {
 
@@ -41,6 +46,11 @@ final class CallBounds {
 
 	private volatile boolean watching = true;
 
+	/** Guards interrupting a thread and the end of its call, so that an interrupt lands only in a call. */
+	private final Object interrupting = new Object();
+
+	private final AtomicLong interrupts = new AtomicLong();
+
 	/**
 	 * @param invariant the sentence of {@code docs/guarantees.md} that bounds these calls
 	 */
@@ -65,11 +75,25 @@ final class CallBounds {
 		long bound = expected + this.slack.toMillis();
 		Running now = new Running(expected + SUSPECT_AFTER_MILLIS);
 		this.running.put(Thread.currentThread(), now);
+		boolean threwInterrupted = false;
 		try {
 			return call.run();
 		}
+		catch (InterruptedException ex) {
+			threwInterrupted = true;
+			throw ex;
+		}
 		finally {
-			this.running.remove(Thread.currentThread());
+			boolean flagged;
+			synchronized (this.interrupting) {
+				this.running.remove(Thread.currentThread());
+				flagged = Thread.interrupted();
+			}
+			if (now.interruptedAt >= 0 && !flagged && !threwInterrupted) {
+				this.violations.add(now.interruptedAt, subject, LockChecks.INTERRUPTS_KEPT,
+						Thread.currentThread().getName() + ": " + what + ", interrupted at " + now.interruptedAt
+								+ " ms, returned with the thread's interrupt flag clear and without an InterruptedException");
+			}
 			long end = this.timeline.now();
 			long took = end - start;
 			// Time the whole JVM stood still is not the call's: Baton's timers stood still too.
@@ -91,6 +115,27 @@ final class CallBounds {
 										+ "\n      and last seen:\n" + now.lastStack : ""));
 			}
 		}
+	}
+
+	/**
+	 * Interrupts the thread if it is in a call now, once per call.
+	 * @return whether it did
+	 */
+	boolean interruptIfInCall(Thread thread) {
+		synchronized (this.interrupting) {
+			Running call = this.running.get(thread);
+			if (call == null || call.interruptedAt >= 0) {
+				return false;
+			}
+			call.interruptedAt = this.timeline.now();
+			thread.interrupt();
+			this.interrupts.incrementAndGet();
+			return true;
+		}
+	}
+
+	long interrupts() {
+		return this.interrupts.get();
 	}
 
 	/** Samples the stack of every late call: called by {@link #watch(long)}'s thread. */
@@ -158,6 +203,9 @@ final class CallBounds {
 		volatile String firstStack;
 
 		volatile String lastStack;
+
+		/** When the harness interrupted the call's thread, ms from the run's start, or -1. */
+		volatile long interruptedAt = -1;
 
 		Running(long suspectAt) {
 			this.suspectAt = suspectAt;

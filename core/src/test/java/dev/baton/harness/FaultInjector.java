@@ -91,7 +91,7 @@ final class FaultInjector {
 		this.timeline.record(Timeline.FAULT, this.proxies.isEmpty() ? "faults ended" : "all proxies healed");
 	}
 
-	/** Windows, {start, end} in ms from the run's start, in which Redis was killed and restarting. */
+	/** Windows, {start, end} in ms from the run's start, in which Redis was killed and came back empty. */
 	List<long[]> kills() {
 		return this.injected.stream()
 			.filter((applied) -> applied.fault().kind() == FaultKind.REDIS_KILL)

@@ -30,8 +30,14 @@ enum FaultKind {
 	/** {@code CLIENT PAUSE} of every client for the fault's duration. */
 	CLIENT_PAUSE(false),
 
-	/** {@code kill -9} of Redis (no persistence: it comes back empty), restarted after the duration. */
+	/** {@code kill -9} of Redis, restarted after the duration without its data: it comes back empty. */
 	REDIS_KILL(false),
+
+	/**
+	 * {@code kill -9} of Redis, restarted after the duration from its append-only file, which it
+	 * writes before it answers: every write it answered comes back, so nothing is excused as lost.
+	 */
+	REDIS_KILL_WITH_AOF(false),
 
 	/**
 	 * A rolling deploy of the instance's task consumer: stopped gracefully (running handlers finish
@@ -114,7 +120,7 @@ enum FaultKind {
 	 * Lettuce waits longer and longer between its reconnect attempts.
 	 */
 	boolean refusesConnections() {
-		return this == CUT || this == REDIS_KILL;
+		return this == CUT || this == REDIS_KILL || this == REDIS_KILL_WITH_AOF;
 	}
 
 	/**

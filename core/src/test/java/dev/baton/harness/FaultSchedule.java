@@ -43,9 +43,21 @@ final class FaultSchedule {
 			faults.add(fault);
 			at = fault.endMillis() + 1500 + random.nextInt(4000);
 		}
+		withAppendOnlyFile(seed, faults);
 		addAllRestarts(seed, instances, end, faults);
 		faults.sort(Comparator.comparingLong(Fault::atMillis).thenComparingInt(Fault::instance));
 		return new FaultSchedule(seed, faults);
+	}
+
+	/**
+	 * About one kill in two restarts Redis from its append-only file rather than empty, drawn from
+	 * a random stream of its own, so that a seed keeps its timeline.
+	 */
+	private static void withAppendOnlyFile(long seed, List<Fault> faults) {
+		Random random = new Random(seed * 43 + 31);
+		faults.replaceAll((fault) -> (fault.kind() == FaultKind.REDIS_KILL && random.nextBoolean())
+				? new Fault(fault.atMillis(), FaultKind.REDIS_KILL_WITH_AOF, fault.instance(), fault.durationMillis(), 0)
+				: fault);
 	}
 
 	/**

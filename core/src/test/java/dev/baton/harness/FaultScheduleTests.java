@@ -27,7 +27,8 @@ class FaultScheduleTests {
 				}
 				assertThat(faults).allSatisfy((fault) -> assertThat(fault.endMillis()).isLessThan(15_000));
 			}
-			assertThat(schedule.track(-1)).filteredOn((fault) -> fault.kind() == FaultKind.REDIS_KILL)
+			assertThat(schedule.track(-1)).filteredOn((fault) -> fault.kind() == FaultKind.REDIS_KILL
+					|| fault.kind() == FaultKind.REDIS_KILL_WITH_AOF)
 				.hasSizeLessThanOrEqualTo(1);
 		});
 	}
@@ -92,6 +93,16 @@ class FaultScheduleTests {
 		String sentinel = FaultSchedule.generateSentinel(7, 3, 25_000).describe();
 		assertThat(sentinel).contains("CONSUMER_RESTART");
 		assertThat(faultsBesides(sentinel)).isEqualTo(faultsBesides(SENTINEL_7));
+	}
+
+	@Test
+	void killsRestartRedisEmptyOrFromItsAppendOnlyFile() {
+		List<Fault> kills = LongStream.range(0, 200)
+			.mapToObj((seed) -> FaultSchedule.generate(seed, 3, 15_000))
+			.flatMap((schedule) -> schedule.track(-1).stream())
+			.filter((fault) -> fault.kind() == FaultKind.REDIS_KILL || fault.kind() == FaultKind.REDIS_KILL_WITH_AOF)
+			.toList();
+		assertThat(kills).extracting(Fault::kind).contains(FaultKind.REDIS_KILL, FaultKind.REDIS_KILL_WITH_AOF);
 	}
 
 	/**

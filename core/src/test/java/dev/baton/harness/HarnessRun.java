@@ -118,6 +118,7 @@ final class HarnessRun {
 		watch.start();
 		faults.start();
 		locks.start(managers, LOCK_THREADS_PER_INSTANCE, until, this.seed);
+		locks.startInterrupts(until, this.seed);
 		annotated.startAnnotated(managers, ANNOTATED_THREADS_PER_INSTANCE, HarnessInstance.COMMAND_TIMEOUT, until,
 				this.seed);
 		producer.start();

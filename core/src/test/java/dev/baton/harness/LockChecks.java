@@ -30,6 +30,8 @@ final class LockChecks {
 
 	static final String REPLAY = "A lock command that runs twice has the outcome of running once";
 
+	static final String INTERRUPTS_KEPT = "Interrupts never skip a release";
+
 	/**
 	 * Faults after which a key may hold an owner that no holder knows of until its lease runs out:
 	 * a grant whose reply was lost on the instance's link, or on a server out of reach; a release
@@ -37,7 +39,7 @@ final class LockChecks {
 	 * command again, and its second run must have the outcome of the first.
 	 */
 	private static final Set<FaultKind> LEAVE_OWNERS = EnumSet.of(FaultKind.CUT, FaultKind.BLACK_HOLE,
-			FaultKind.LATENCY, FaultKind.CLIENT_PAUSE, FaultKind.REDIS_KILL, FaultKind.FAILOVER, FaultKind.PRIMARY_KILL,
+			FaultKind.LATENCY, FaultKind.CLIENT_PAUSE, FaultKind.REDIS_KILL, FaultKind.REDIS_KILL_WITH_AOF, FaultKind.FAILOVER, FaultKind.PRIMARY_KILL,
 			FaultKind.PRIMARY_FREEZE);
 
 	private final LockWorkload workload;
@@ -229,7 +231,8 @@ final class LockChecks {
 				+ this.workload.counter.overlaps().size() + " overlaps; of overlaps and refusals, " + this.excusedByLoss
 				+ " excused by a reported loss and " + this.excusedByKill + " by a Redis kill; " + this.losses.count()
 				+ " losses reported, " + this.workload.unavailable.get() + " calls unavailable, "
-				+ this.workload.unconfirmedReleases.get() + " releases unconfirmed, " + this.workload.bounds.calls()
+				+ this.workload.unconfirmedReleases.get() + " releases unconfirmed, " + this.workload.bounds.interrupts()
+				+ " calls interrupted, " + this.workload.bounds.calls()
 				+ " calls timed (longest " + this.workload.bounds.longestOverWaitMillis() + " ms beyond its wait); "
 				+ this.workload.refusals.size() + " refused acquisitions checked (" + this.workload.refusalsUnread.get()
 				+ " more with the key unread, " + this.refusalsUnjudged + " of a manager not seen holding), "

@@ -80,6 +80,10 @@ final class LockWorker implements Runnable {
 				this.workload.unavailable.incrementAndGet();
 				Pause.millis(20);
 			}
+			catch (InterruptedException ex) {
+				// tryLock interrupted: it holds nothing, which the checks after the run see.
+				this.workload.timeline.record(name, this.use.caller + ": tryLock interrupted");
+			}
 			catch (Exception ex) {
 				this.workload.violations.add(name, "lock calls fail only with LockUnavailableException",
 						"unexpected " + ex);

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -60,6 +61,9 @@ final class LockWorkload {
 
 	private final List<Thread> threads = new ArrayList<>();
 
+	/** The threads whose every Baton call, and nothing else, {@link #bounds} wraps: they may be interrupted. */
+	private final List<Thread> interruptible = new ArrayList<>();
+
 	/** Where asynchronous {@code @DistributedLock} methods run their bodies. */
 	private final ExecutorService async = Executors.newCachedThreadPool((runnable) -> {
 		Thread thread = new Thread(runnable, "harness-annotated-async");
@@ -86,9 +90,31 @@ final class LockWorkload {
 						untilMillis, seed * 1_000 + instance * 100 + thread), "harness-lock-" + instance + "-" + thread);
 				worker.setDaemon(true);
 				this.threads.add(worker);
+				this.interruptible.add(worker);
 				worker.start();
 			}
 		}
+	}
+
+	/**
+	 * Starts a thread that interrupts a random worker in a lock call every 100 to 1,000 ms (one
+	 * that is not in a call then is left alone), as {@code Future.cancel(true)} or an executor's
+	 * {@code shutdownNow()} does: the call must keep the interrupt ({@link CallBounds}), hold
+	 * nothing it does not hand back (the checks after the run), and end within its bound.
+	 */
+	void startInterrupts(long untilMillis, long seed) {
+		Random random = new Random(seed * 53 + 7);
+		Thread interrupter = new Thread(() -> {
+			while (this.timeline.now() < untilMillis) {
+				Pause.millis(100 + random.nextInt(900));
+				Thread worker = this.interruptible.get(random.nextInt(this.interruptible.size()));
+				if (this.bounds.interruptIfInCall(worker)) {
+					this.timeline.record("locks", worker.getName() + " interrupted");
+				}
+			}
+		}, "harness-interrupter");
+		interrupter.setDaemon(true);
+		interrupter.start();
 	}
 
 	/**

@@ -6,7 +6,10 @@ import dev.baton.test.LocalRedisServer;
 import io.lettuce.core.KillArgs;
 import io.lettuce.core.api.sync.RedisCommands;
 
-/** The server faults of a standalone Redis: client kills and pauses, and {@code kill -9} of Redis. */
+/**
+ * The server faults of a standalone Redis: client kills and pauses, and {@code kill -9} of Redis,
+ * which comes back empty or from its append-only file.
+ */
 final class StandaloneServerFaults implements ServerFaults {
 
 	private final LocalRedisServer server;
@@ -34,8 +37,14 @@ final class StandaloneServerFaults implements ServerFaults {
 			case REDIS_KILL -> {
 				this.server.kill();
 				sleepUntil.accept(fault.endMillis());
-				this.server.restart();
+				this.server.restartWithoutData();
 				this.timeline.record(Timeline.FAULT, "redis restarted, empty");
+			}
+			case REDIS_KILL_WITH_AOF -> {
+				this.server.kill();
+				sleepUntil.accept(fault.endMillis());
+				this.server.restart();
+				this.timeline.record(Timeline.FAULT, "redis restarted from its append-only file");
 			}
 			default -> throw new IllegalArgumentException(fault.kind() + " is no fault of a standalone Redis");
 		}

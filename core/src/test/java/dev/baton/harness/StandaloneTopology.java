@@ -22,7 +22,8 @@ final class StandaloneTopology implements HarnessTopology {
 
 	private final Timeline timeline;
 
-	private final LocalRedisServer server = RedisServers.startLocal();
+	/** Writes its append-only file before it answers (fsync left to the system: a kill -9 loses nothing). */
+	private final LocalRedisServer server = RedisServers.startLocal("--appendonly", "yes", "--appendfsync", "no");
 
 	private final LettuceConnectionFactory checker;
 
