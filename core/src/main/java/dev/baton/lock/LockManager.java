@@ -88,8 +88,9 @@ public interface LockManager {
 	 * restored before, or a new acquisition), an invalid lease whose {@code fencingToken()},
 	 * {@code extend} and {@code handOver} throw {@link LeaseLostException} and whose release
 	 * changes nothing
-	 * @throws LockUnavailableException if Redis did not answer in time; the token may or may not
-	 * have been used
+	 * @throws LockUnavailableException if Redis did not answer in time; the lock is then given back
+	 * to the token (a change of owner sent without waiting, after the call), so that the token can
+	 * be restored again once Redis answers
 	 * @throws UnsupportedOperationException if this lock manager cannot restore leases
 	 */
 	default LockLease restore(LeaseToken token) {

@@ -7,6 +7,7 @@ import dev.baton.lock.LeaseLostException;
 import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockRequest;
+import dev.baton.lock.LockUnavailableException;
 
 /**
  * Changes to a held lease short of its release: extending its lease, handing it over to a token
@@ -107,7 +108,16 @@ final class LeaseTransfers {
 	LockLease restore(LeaseToken token, String owner) {
 		LockKeys keys = keys(token);
 		long sentAt = System.nanoTime();
-		long remainingMillis = this.commands.rekey(keys, token.owner(), owner);
+		long remainingMillis;
+		try {
+			remainingMillis = this.commands.rekey(keys, token.owner(), owner);
+		}
+		catch (LockUnavailableException ex) {
+			// The change may have run without its reply: give the lock back to the token, so that a
+			// retry of the restore finds it, instead of leaving it held for an owner nobody knows.
+			this.commands.rekeyQuietly(keys, owner, token.owner());
+			throw ex;
+		}
 		if (remainingMillis < 0) {
 			return new UnrestoredLease(token);
 		}

@@ -277,6 +277,14 @@ final class LockCommands {
 	}
 
 	/**
+	 * Sends a change of owner without waiting for its reply: undoes a change whose reply did not
+	 * come in time, if it ran.
+	 */
+	void rekeyQuietly(LockKeys keys, String owner, String newOwner) {
+		this.calls.sendQuietly(new TimedScripts.Script(REKEY, List.of(keys.lock()), owner, newOwner));
+	}
+
+	/**
 	 * Extends many locks at once: the scripts are sent together and their replies awaited up to
 	 * one deadline.
 	 * @return for each lock in order, whether its owner still held it, or {@code null} if Redis

@@ -1,0 +1,62 @@
+package dev.baton.lock.redis;
+
+import java.time.Duration;
+
+import dev.baton.lock.LeaseToken;
+import dev.baton.lock.LockLease;
+import dev.baton.lock.LockUnavailableException;
+import dev.baton.support.ProxiedRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * A restore whose reply does not come in time may still have run: the lock would then be held for
+ * an owner id nobody knows until its lease runs out, and the token, its only key, would restore
+ * nothing any more. A lock handed over to a queued job often carries a long extension to cover
+ * the wait, so it would stay blocked that long.
+ */
+class UnansweredRestoreTests {
+
+	private final ProxiedRedis servers = ProxiedRedis.start();
+
+	@AfterEach
+	void stop() {
+		this.servers.close();
+	}
+
+	@Test
+	void aRestoreThatTimedOutLeavesTheTokenUsable() throws InterruptedException {
+		StringRedisTemplate redis = new StringRedisTemplate(this.servers.direct());
+		try (RedisLockManager direct = RedisLockManager.builder(this.servers.direct()).build();
+				RedisLockManager proxied = RedisLockManager.builder(this.servers.throughProxy())
+					.commandTimeout(Duration.ofMillis(300))
+					.build()) {
+			proxied.ping();
+			LockLease lease = direct.tryAcquire("export:7", Duration.ZERO).orElseThrow();
+			long fencingToken = lease.fencingToken();
+			lease.extend(Duration.ofMinutes(10));
+			LeaseToken token = lease.handOver();
+			// The restore reaches Redis and runs, but its reply comes after the caller gave up.
+			this.servers.proxy().latency(Duration.ofMillis(400));
+
+			assertThatExceptionOfType(LockUnavailableException.class).isThrownBy(() -> proxied.restore(token));
+
+			// Both requests are delivered 400 ms after they were sent: the restore, then what follows it.
+			Thread.sleep(1500);
+			assertThat(redis.opsForValue().get("baton:lock:{export:7}")).as("given back to the token")
+				.isEqualTo(token.owner());
+			this.servers.proxy().heal();
+			LockLease restored = direct.restore(token);
+			assertThat(restored.isValid()).as("restored on the retry").isTrue();
+			assertThat(restored.fencingToken()).isEqualTo(fencingToken);
+			restored.release();
+			assertThat(redis.hasKey("baton:lock:{export:7}")).isFalse();
+		}
+	}
+
+}
