@@ -29,6 +29,9 @@ final class HarnessRun {
 
 	private static final int ANNOTATED_THREADS_PER_INSTANCE = 2;
 
+	/** Threads per instance that hand a lease over to a random instance mid-section ({@link HandOverWorker}). */
+	private static final int HAND_OVER_THREADS_PER_INSTANCE = 1;
+
 	/** Allowed beyond a call's wait and command timeout: two shared cores under this load pause threads. */
 	private static final Duration SLACK = Duration.ofMillis(1500);
 
@@ -118,6 +121,7 @@ final class HarnessRun {
 		watch.start();
 		faults.start();
 		locks.start(managers, LOCK_THREADS_PER_INSTANCE, until, this.seed);
+		locks.startHandOvers(managers, HAND_OVER_THREADS_PER_INSTANCE, until, this.seed);
 		locks.startInterrupts(until, this.seed);
 		annotated.startAnnotated(managers, ANNOTATED_THREADS_PER_INSTANCE, HarnessInstance.COMMAND_TIMEOUT, until,
 				this.seed);

@@ -112,7 +112,8 @@ final class LockChecks {
 	private void checkTokensUnique() {
 		Map<String, Hold> byToken = new HashMap<>();
 		for (Hold hold : this.workload.holds) {
-			if (hold.token == Hold.NO_TOKEN) {
+			if (hold.token == Hold.NO_TOKEN || hold.restored) {
+				// A restored lease's token is the one handed over: HandOverWorker compares them.
 				continue;
 			}
 			Hold other = byToken.putIfAbsent(hold.name + "#" + hold.token, hold);
@@ -232,7 +233,9 @@ final class LockChecks {
 				+ " excused by a reported loss and " + this.excusedByKill + " by a Redis kill; " + this.losses.count()
 				+ " losses reported, " + this.workload.unavailable.get() + " calls unavailable, "
 				+ this.workload.unconfirmedReleases.get() + " releases unconfirmed, " + this.workload.bounds.interrupts()
-				+ " calls interrupted, " + this.workload.bounds.calls()
+				+ " calls interrupted, " + this.workload.handedOver.get() + " leases handed over ("
+				+ this.workload.restoredInvalid.get() + " restored invalid, " + this.workload.restoredTwice.get()
+				+ " tokens restored twice), " + this.workload.bounds.calls()
 				+ " calls timed (longest " + this.workload.bounds.longestOverWaitMillis() + " ms beyond its wait); "
 				+ this.workload.refusals.size() + " refused acquisitions checked (" + this.workload.refusalsUnread.get()
 				+ " more with the key unread, " + this.refusalsUnjudged + " of a manager not seen holding), "

@@ -44,6 +44,13 @@ final class LockWorkload {
 
 	final AtomicLong unconfirmedReleases = new AtomicLong();
 
+	/** Leases handed over by {@link HandOverWorker}s, the restores that found the lock gone, and second restores. */
+	final AtomicLong handedOver = new AtomicLong();
+
+	final AtomicLong restoredInvalid = new AtomicLong();
+
+	final AtomicLong restoredTwice = new AtomicLong();
+
 	/** Reads lock keys for the liveness check; shared by the workloads, as they share managers. */
 	final LockKeyReader keys;
 
@@ -88,6 +95,24 @@ final class LockWorkload {
 				String holder = "instance-" + instance + "/t" + thread;
 				Thread worker = new Thread(new LockWorker(holder, instance, managers.get(instance), NAMES, this,
 						untilMillis, seed * 1_000 + instance * 100 + thread), "harness-lock-" + instance + "-" + thread);
+				worker.setDaemon(true);
+				this.threads.add(worker);
+				this.interruptible.add(worker);
+				worker.start();
+			}
+		}
+	}
+
+	/**
+	 * Starts threads that hand their leases over and restore them on a random instance
+	 * ({@link HandOverWorker}).
+	 */
+	void startHandOvers(List<Supplier<RedisLockManager>> managers, int threadsPerInstance, long untilMillis, long seed) {
+		for (int instance = 0; instance < managers.size(); instance++) {
+			for (int thread = 0; thread < threadsPerInstance; thread++) {
+				String holder = "instance-" + instance + "/h" + thread;
+				Thread worker = new Thread(new HandOverWorker(holder, instance, managers, NAMES, this, untilMillis,
+						seed * 1_000 + 700 + instance * 100 + thread), "harness-handover-" + instance + "-" + thread);
 				worker.setDaemon(true);
 				this.threads.add(worker);
 				this.interruptible.add(worker);

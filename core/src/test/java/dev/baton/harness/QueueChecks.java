@@ -327,6 +327,8 @@ final class QueueChecks {
 	 * accepted only on a later try, or no try answered), and the duplicate's delivery is of a task
 	 * scheduled (on the Redis clock) after the earlier run started, so a failed try had stored it
 	 * and it was done before another try stored it anew;</li>
+	 * <li>the application redrove the task's dead letter after a task scheduled again under its
+	 * id had begun to run ({@link #redrivenBetween});</li>
 	 * <li>Redis lost writes (a window of {@code kills}: a kill without persistence, a failover)
 	 * between the earlier run's start and the duplicate's;</li>
 	 * <li>the earlier run's consumer began to stop (a consumer restart) between the earlier run's
@@ -379,12 +381,29 @@ final class QueueChecks {
 		if (this.kills.stream().anyMatch((kill) -> kill[0] <= later.startMillis() && kill[1] >= earlier.startMillis())) {
 			return DuplicateCause.REDIS_LOST_WRITES;
 		}
+		if (redrivenBetween(earlier, later)) {
+			return DuplicateCause.REDRIVEN;
+		}
 		if (this.consumerStops.stream()
 			.anyMatch((stop) -> stop[0] == earlier.instance() && stop[1] >= earlier.startMillis()
 					&& stop[1] <= later.startMillis())) {
 			return DuplicateCause.CONSUMER_STOPPED;
 		}
 		return null;
+	}
+
+	/**
+	 * Whether the application redrove the task's dead letter after the earlier run began: a dead
+	 * letter does not reserve its id, so a task scheduled again under it may run while the dead
+	 * letter waits, and a redrive once that task is done runs the dead letter too (documented). A
+	 * redrive that timed out may have run at any time after it was called.
+	 */
+	private boolean redrivenBetween(TaskLedger.Run earlier, TaskLedger.Run later) {
+		return this.ledger.actions.stream()
+			.anyMatch((redrive) -> redrive.kind() == TaskLedger.ActionKind.REDRIVE && redrive.id().equals(later.id())
+					&& redrive.startMillis() <= later.startMillis()
+					&& (redrive.result() == TaskLedger.Result.UNKNOWN || (redrive.result() == TaskLedger.Result.TRUE
+							&& redrive.endMillis() >= earlier.startMillis())));
 	}
 
 	/** Explains what it can of the duplicates by Baton's stale counts, each count at most once; the rest are violations. */
@@ -469,7 +488,9 @@ final class QueueChecks {
 
 		CONSUMER_STOPPED("its consumer was stopped mid-work"),
 
-		COUNTED_STALE("Baton counted a stale delivery of its instance");
+		COUNTED_STALE("Baton counted a stale delivery of its instance"),
+
+		REDRIVEN("its dead letter redriven after a task scheduled again under its id had run");
 
 		private final String describe;
 
@@ -511,7 +532,8 @@ final class QueueChecks {
 				+ this.duplicatesByCause[DuplicateCause.CONSUMER_STOPPED.ordinal()]
 				+ " after a consumer stop, " + this.duplicatesByCause[DuplicateCause.REDIS_LOST_WRITES.ordinal()]
 				+ " after Redis lost writes, " + this.duplicatesByCause[DuplicateCause.STORED_AGAIN.ordinal()]
-				+ " stored again by a scheduling retry, " + this.unexplainedDuplicates + " without a cause), "
+				+ " stored again by a scheduling retry, " + this.duplicatesByCause[DuplicateCause.REDRIVEN.ordinal()]
+				+ " after a redrive of their dead letter, " + this.unexplainedDuplicates + " without a cause), "
 				+ this.ledger.unknown.size() + " with unknown scheduling outcome (" + handledUnknown
 				+ " of them handled), " + this.storedAfterCancelByHeldSchedule
 				+ " stored again after a cancel by a schedule that timed out while its requests were held back";

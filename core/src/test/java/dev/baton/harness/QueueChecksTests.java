@@ -390,6 +390,28 @@ class QueueChecksTests {
 		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-2");
 	}
 
+	/**
+	 * Cluster seed 4354682836080730724, t-165: dead-lettered, scheduled again under its id by a
+	 * retry (and handled), then its dead letter redriven by a call that timed out but ran: the
+	 * application asked for the second run. A redrive that returned false, or one answered before
+	 * the first run, explains nothing.
+	 */
+	@Test
+	void duplicateAfterARedriveOfTheDeadLetterOfATaskScheduledAgainIsExplained() {
+		for (String id : List.of("t-1", "t-2", "t-3")) {
+			this.ledger.accepted.put(id, 100L);
+			success(id, 0, 1, 1_000, 5_000);
+			success(id, 2, 1, 2_000, 4_000);
+		}
+		action("t-1", TaskLedger.ActionKind.REDRIVE, 900, 0, TaskLedger.Result.UNKNOWN);
+		action("t-2", TaskLedger.ActionKind.REDRIVE, 900, 0, TaskLedger.Result.FALSE);
+		action("t-3", TaskLedger.ActionKind.REDRIVE, 500, 0, TaskLedger.Result.TRUE);
+
+		check(Map.of());
+
+		assertThat(this.violations.all()).extracting(Violation::subject).containsExactlyInAnyOrder("t-2", "t-3");
+	}
+
 	/** A successful sync run of 20 ms on the instance, started on the wall clock at 10,000 + (start - 200) ms. */
 	private void success(String id, int instance, int attempt, long start, long scheduledAtWall) {
 		long wall = 10_000 + start - 200;
