@@ -95,20 +95,25 @@ final class HandOverWorker implements Runnable {
 		}
 		use.granted(this.workload.timeline.now());
 		LockLease lease = acquired.get();
-		LeaseToken token;
+		LeaseToken token = null;
 		try {
 			long fencingToken = this.workload.bounds.call("fencingToken", name, Duration.ZERO, lease::fencingToken);
 			Hold before = critical(new Hold(holder, name, fencingToken, this.workload.timeline.now(), first), lease);
-			if (before.lostAtEnd) {
-				release(name, lease);
-				return;
+			if (!before.lostAtEnd) {
+				token = this.workload.bounds.call("handOver", name, Duration.ZERO, lease::handOver);
 			}
-			token = this.workload.bounds.call("handOver", name, Duration.ZERO, lease::handOver);
 		}
 		catch (IllegalStateException | LeaseLostException ex) {
 			// Lost before a fencing token was issued, or before the hand-over: nothing to hand over.
 			this.workload.timeline.record(name, holder + ": lost before the hand-over: " + ex.getMessage());
-			release(name, lease);
+		}
+		finally {
+			// Not handed over (lost, or a call unanswered): the lease is still this caller's to release.
+			if (token == null) {
+				release(name, lease);
+			}
+		}
+		if (token == null) {
 			return;
 		}
 		this.workload.handedOver.incrementAndGet();
@@ -128,6 +133,11 @@ final class HandOverWorker implements Runnable {
 				// A restart closed that manager meanwhile: the token's lock runs out unrenewed.
 				this.workload.timeline.record(name, holder + ": " + ex.getMessage());
 				return;
+			}
+			catch (LockUnavailableException ex) {
+				// The restore may have run: the target instance's owner may stay in the key, as documented.
+				use.replyLost = true;
+				throw ex;
 			}
 			if (!restored.isValid()) {
 				// The lock ran out (or was taken) between the hand-over and now.
