@@ -110,7 +110,7 @@ final class HandOverWorker implements Runnable {
 		finally {
 			// Not handed over (lost, or a call unanswered): the lease is still this caller's to release.
 			if (token == null) {
-				release(name, lease);
+				release(name, use, lease);
 			}
 		}
 		if (token == null) {
@@ -163,7 +163,7 @@ final class HandOverWorker implements Runnable {
 				this.workload.timeline.record(name, holder + ": restored lease lost: " + ex.getMessage());
 			}
 			finally {
-				release(name, restored);
+				release(name, use, restored);
 			}
 		}
 		finally {
@@ -190,25 +190,12 @@ final class HandOverWorker implements Runnable {
 	}
 
 	private Hold critical(Hold hold, LockLease lease) {
-		this.workload.enter(hold);
-		this.workload.keys.learn(hold.grantedBy, hold.name, lease::isValid);
-		this.workload.register.write(hold);
-		Pause.millis(this.random.nextInt(50));
-		this.workload.register.write(hold);
-		hold.lostAtEnd = !lease.isValid();
-		this.workload.exit(hold);
-		return hold;
+		return this.workload.section(hold, this.random.nextInt(50), lease::isValid);
 	}
 
-	private void release(String name, LockLease lease) throws Exception {
+	private void release(String name, LockUse use, LockLease lease) throws Exception {
 		this.workload.bounds.call("release", name, Duration.ZERO, () -> {
-			try {
-				lease.release();
-			}
-			catch (LockUnavailableException ex) {
-				// Unconfirmed: Baton retries it; documented, so only counted.
-				this.workload.unconfirmedReleases.incrementAndGet();
-			}
+			this.workload.releaseQuietly(use, lease::release);
 			return null;
 		});
 	}

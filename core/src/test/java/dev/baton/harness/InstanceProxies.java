@@ -23,10 +23,10 @@ import io.lettuce.core.resource.MappingSocketAddressResolver;
  */
 final class InstanceProxies implements AutoCloseable {
 
-	private final List<RedisProxy> proxies;
-
 	/** Lettuce's longest wait between reconnect attempts, the starter's default. */
 	static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(1);
+
+	private final List<RedisProxy> proxies;
 
 	private final ClientResources resources;
 

@@ -114,7 +114,7 @@ final class LockWorker implements Runnable {
 		}
 		finally {
 			this.workload.bounds.call("release", name, Duration.ZERO, () -> {
-				releaseQuietly(name, lease::release);
+				this.workload.releaseQuietly(this.use, lease::release);
 				return null;
 			});
 		}
@@ -139,7 +139,7 @@ final class LockWorker implements Runnable {
 			Hold held = hold;
 			this.workload.bounds.call("unlock", name, Duration.ZERO, () -> {
 				try {
-					releaseQuietly(name, lock::unlock);
+					this.workload.releaseQuietly(this.use, lock::unlock);
 				}
 				catch (IllegalMonitorStateException ex) {
 					// The documented report of a lost lock to a thread-owned holder.
@@ -171,27 +171,9 @@ final class LockWorker implements Runnable {
 	}
 
 	private Hold critical(String name, long token, long holdMillis, BooleanSupplier valid, RedisLockManager manager) {
-		Hold hold = new Hold(this.holderPrefix + "/" + this.round, name, token, this.workload.timeline.now(), manager);
-		this.workload.enter(hold);
-		this.workload.keys.learn(manager, name, valid);
-		this.workload.register.write(hold);
-		Pause.millis(holdMillis);
-		this.workload.register.write(hold);
-		hold.lostAtEnd = !valid.getAsBoolean();
-		this.workload.exit(hold);
-		return hold;
-	}
-
-	private void releaseQuietly(String name, Runnable release) {
-		try {
-			release.run();
-		}
-		catch (LockUnavailableException ex) {
-			// Unconfirmed: Baton retries it; documented, so only counted.
-			this.use.replyLost = true;
-			this.workload.unconfirmedReleases.incrementAndGet();
-			this.workload.timeline.record(name, "release unconfirmed: " + ex.getMessage());
-		}
+		return this.workload.section(
+				new Hold(this.holderPrefix + "/" + this.round, name, token, this.workload.timeline.now(), manager),
+				holdMillis, valid);
 	}
 
 	private interface TokenCall {

@@ -10,8 +10,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
+import dev.baton.lock.LockUnavailableException;
 import dev.baton.lock.annotation.DistributedLockAdvisor;
 import dev.baton.lock.redis.RedisLockManager;
 
@@ -93,12 +95,8 @@ final class LockWorkload {
 		for (int instance = 0; instance < managers.size(); instance++) {
 			for (int thread = 0; thread < threadsPerInstance; thread++) {
 				String holder = "instance-" + instance + "/t" + thread;
-				Thread worker = new Thread(new LockWorker(holder, instance, managers.get(instance), NAMES, this,
-						untilMillis, seed * 1_000 + instance * 100 + thread), "harness-lock-" + instance + "-" + thread);
-				worker.setDaemon(true);
-				this.threads.add(worker);
-				this.interruptible.add(worker);
-				worker.start();
+				startInterruptible(new LockWorker(holder, instance, managers.get(instance), NAMES, this, untilMillis,
+						seed * 1_000 + instance * 100 + thread), "harness-lock-" + instance + "-" + thread);
 			}
 		}
 	}
@@ -111,14 +109,19 @@ final class LockWorkload {
 		for (int instance = 0; instance < managers.size(); instance++) {
 			for (int thread = 0; thread < threadsPerInstance; thread++) {
 				String holder = "instance-" + instance + "/h" + thread;
-				Thread worker = new Thread(new HandOverWorker(holder, instance, managers, NAMES, this, untilMillis,
+				startInterruptible(new HandOverWorker(holder, instance, managers, NAMES, this, untilMillis,
 						seed * 1_000 + 700 + instance * 100 + thread), "harness-handover-" + instance + "-" + thread);
-				worker.setDaemon(true);
-				this.threads.add(worker);
-				this.interruptible.add(worker);
-				worker.start();
 			}
 		}
+	}
+
+	/** Starts a worker whose every Baton call, and nothing else, {@link #bounds} wraps. */
+	private void startInterruptible(Runnable work, String name) {
+		Thread worker = new Thread(work, name);
+		worker.setDaemon(true);
+		this.threads.add(worker);
+		this.interruptible.add(worker);
+		worker.start();
 	}
 
 	/**
@@ -242,6 +245,36 @@ final class LockWorkload {
 			// Few: the events a violation of the liveness check is read by.
 			this.timeline.record(use.name, use.caller + " refused, the key holding " + read.value()
 					+ ", an owner of its own lock manager");
+		}
+	}
+
+	/**
+	 * A critical section of a holder that knows its fencing token: enters, writes to the register,
+	 * holds, writes again, and notes whether the lease was still valid at the end.
+	 */
+	Hold section(Hold hold, long holdMillis, BooleanSupplier valid) {
+		enter(hold);
+		this.keys.learn(hold.grantedBy, hold.name, valid);
+		this.register.write(hold);
+		Pause.millis(holdMillis);
+		this.register.write(hold);
+		hold.lostAtEnd = !valid.getAsBoolean();
+		exit(hold);
+		return hold;
+	}
+
+	/**
+	 * Runs a release; one Redis did not confirm is documented (Baton retries it until the lease
+	 * runs out), so it is counted, and the call's owner may stay in the key meanwhile.
+	 */
+	void releaseQuietly(LockUse use, Runnable release) {
+		try {
+			release.run();
+		}
+		catch (LockUnavailableException ex) {
+			use.replyLost = true;
+			this.unconfirmedReleases.incrementAndGet();
+			this.timeline.record(use.name, "release unconfirmed: " + ex.getMessage());
 		}
 	}
 
