@@ -91,8 +91,7 @@ final class LockAcquisitions {
 			boolean inLine = waitNanos > 0 && this.waiters.isAwaited(keys.channel());
 			RedisLockLease lease = inLine ? null : attempt.first();
 			if (lease == null && waitNanos > 0) {
-				lease = this.waiters.await(keys.channel(), waitNanos - (System.nanoTime() - start), interruptible,
-						attempt);
+				lease = awaitInLine(attempt, keys, waitNanos - (System.nanoTime() - start), interruptible);
 			}
 			if (lease != null) {
 				this.metrics.acquired(tag);
@@ -115,6 +114,19 @@ final class LockAcquisitions {
 		finally {
 			observation.stop();
 		}
+	}
+
+	private @Nullable RedisLockLease awaitInLine(LockAttempt attempt, LockKeys keys, long waitNanos,
+			boolean interruptible) throws InterruptedException {
+		RedisLockLease lease;
+		try {
+			lease = this.waiters.await(keys.channel(), waitNanos, interruptible, attempt);
+		}
+		catch (InterruptedException | RuntimeException ex) {
+			attempt.abandon();
+			throw ex;
+		}
+		return (lease != null) ? lease : attempt.takenUnawares();
 	}
 
 	/** A new owner id: one per acquisition, and one per restored lease. */

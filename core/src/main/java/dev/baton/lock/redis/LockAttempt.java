@@ -42,6 +42,15 @@ final class LockAttempt implements WaitingLine.Waiter<RedisLockLease> {
 
 	private long retryInMillis;
 
+	/**
+	 * Whether the first attempt's SET was refused and no attempt since looked at the owner: that
+	 * SET may have taken the lock and been refused when it ran again after a reconnect.
+	 */
+	private boolean refusalUnchecked;
+
+	/** When the first attempt's SET was sent: the start of the lease it may have taken. */
+	private long firstSentAt;
+
 	LockAttempt(RedisLockManager manager, LockCommands commands, HeldLeases held, Duration defaultLeaseTime,
 			String owner, LockRequest request, LockKeys keys, long waitNanos) {
 		this.manager = manager;
@@ -65,15 +74,44 @@ final class LockAttempt implements WaitingLine.Waiter<RedisLockLease> {
 		}
 		long leaseMillis = leaseMillis();
 		long sentAt = System.nanoTime();
-		LockCommands commands = this.commands;
-		boolean taken = acquiring(() -> commands.take(this.keys, this.owner, leaseMillis)
-				// Refused, and nobody asks again: tell a replay of a SET that took it from a holder.
-				|| (this.waitNanos == 0 && commands.isHeldBy(this.keys, this.owner)));
-		return taken ? granted(0, sentAt, leaseMillis) : null;
+		if (acquiring(() -> this.commands.take(this.keys, this.owner, leaseMillis))) {
+			return granted(0, sentAt, leaseMillis);
+		}
+		this.refusalUnchecked = true;
+		this.firstSentAt = sentAt;
+		return (this.waitNanos == 0) ? takenUnawares() : null;
+	}
+
+	/**
+	 * Once this acquisition stops trying without the lock: the lease if a refused first SET had
+	 * taken it after all (it ran twice, sent again after a reconnect). The waiters' attempts
+	 * recognise their owner, but only the first in line asks Redis, and another thread of this
+	 * JVM may have been first until the wait ran out.
+	 */
+	@Nullable RedisLockLease takenUnawares() {
+		if (!this.refusalUnchecked) {
+			return null;
+		}
+		this.refusalUnchecked = false;
+		boolean taken = acquiring(() -> this.commands.isHeldBy(this.keys, this.owner));
+		return taken ? granted(0, this.firstSentAt, leaseMillis()) : null;
+	}
+
+	/**
+	 * Once this acquisition ends with an exception: releases quietly what a refused first SET may
+	 * have taken, so that it is not held for a lease with nobody to release it.
+	 */
+	void abandon() {
+		if (this.refusalUnchecked) {
+			this.refusalUnchecked = false;
+			this.commands.releaseQuietly(this.keys, this.owner);
+		}
 	}
 
 	@Override
 	public @Nullable RedisLockLease attempt() {
+		// The acquire script recognises this owner: a lock taken by the first SET is granted now.
+		this.refusalUnchecked = false;
 		long leaseMillis = leaseMillis();
 		long waitingMillis = (this.waitNanos > 0) ? WaitingLine.MAX_WAIT_STEP_MILLIS * 2 : 0;
 		long sentAt = System.nanoTime();

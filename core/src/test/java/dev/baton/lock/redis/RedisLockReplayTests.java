@@ -1,16 +1,20 @@
 package dev.baton.lock.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
 
 import dev.baton.internal.BatonThreads;
 import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockLostEvent;
+import dev.baton.lock.RedisLock;
 import dev.baton.support.ProxiedRedis;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -65,6 +69,74 @@ class RedisLockReplayTests {
 		lease.get().release();
 		assertThat(this.redis.hasKey("baton:lock:{order:1}")).isFalse();
 		assertNoLoss();
+	}
+
+	@Test
+	void aWaitingAcquisitionRunTwiceIsNotLeftHoldingTheLockWhenAnotherWaiterIsFirstInLine() throws Exception {
+		for (int round = 0; round < 8; round++) {
+			String name = "order:8:" + round;
+			this.servers.proxy().dropNextReplyAndReset();
+			// The first SET through the proxy takes the lock, runs again after the reset and is refused;
+			// the other caller is refused by it, and either may be first in line: the replayed caller may
+			// never ask Redis again before its wait runs out.
+			CompletableFuture<Optional<LockLease>> one = CompletableFuture
+				.supplyAsync(() -> this.manager.tryAcquire(name, Duration.ofMillis(300)));
+			CompletableFuture<Optional<LockLease>> other = CompletableFuture
+				.supplyAsync(() -> this.manager.tryAcquire(name, Duration.ofMillis(300)));
+			List<LockLease> granted = new ArrayList<>();
+			one.get(5, TimeUnit.SECONDS).ifPresent(granted::add);
+			other.get(5, TimeUnit.SECONDS).ifPresent(granted::add);
+			assertThat(granted).as("round %d: granted to one caller", round).hasSize(1);
+			granted.get(0).release();
+			assertThat(this.redis.opsForValue().get("baton:lock:{" + name + "}"))
+				.as("round %d: nobody holds the lock for an owner that no caller was given", round)
+				.isNull();
+		}
+		assertNoLoss();
+	}
+
+	@Test
+	void aWaitingAcquisitionRunTwiceAndInterruptedLeavesTheLockFree() throws Exception {
+		for (int round = 0; round < 8; round++) {
+			String name = "order:9:" + round;
+			this.servers.proxy().dropNextReplyAndReset();
+			List<AtomicReference<Thread>> callers = List.of(new AtomicReference<>(), new AtomicReference<>());
+			List<CompletableFuture<String>> outcomes = callers.stream()
+				.map((caller) -> CompletableFuture.supplyAsync(() -> lockAndUnlock(name, caller)))
+				.toList();
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> IntStream.range(0, 2)
+					.allMatch((i) -> outcomes.get(i).isDone() || InLine.isInLine(callers.get(i).get())));
+			for (int i = 0; i < 2; i++) {
+				if (!outcomes.get(i).isDone()) {
+					callers.get(i).get().interrupt();
+				}
+			}
+			for (CompletableFuture<String> outcome : outcomes) {
+				assertThat(outcome.get(5, TimeUnit.SECONDS)).isIn("locked", "interrupted");
+			}
+			String key = "baton:lock:{" + name + "}";
+			await().atMost(Duration.ofSeconds(2))
+				.untilAsserted(() -> assertThat(this.redis.hasKey(key))
+					.as("%s: not held for an interrupted caller", name)
+					.isFalse());
+		}
+		assertNoLoss();
+	}
+
+	private String lockAndUnlock(String name, AtomicReference<Thread> caller) {
+		caller.set(Thread.currentThread());
+		RedisLock lock = this.manager.getLock(name);
+		try {
+			if (!lock.tryLock(Duration.ofSeconds(10), null)) {
+				return "timed out";
+			}
+		}
+		catch (InterruptedException ex) {
+			return "interrupted";
+		}
+		lock.unlock();
+		return "locked";
 	}
 
 	@Test
