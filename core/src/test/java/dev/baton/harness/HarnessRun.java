@@ -160,7 +160,7 @@ final class HarnessRun {
 		visibilityChecks.checkLossesTold(dataLoss);
 		ProgressChecks progress = new ProgressChecks(this.ledger, outages, faults.consumerStops(),
 				topology.partitionNodes(), topology.visibility(), INSTANCES, this.violations);
-		progress.check(watch.waiting());
+		progress.check(watch.waiting(), watch.nearDeadlines());
 
 		List<String> totals = new ArrayList<>(List.of(
 				faults.applied() + " faults applied over " + this.faultPhase.toMillis() + " ms; " + this.stalls.count()

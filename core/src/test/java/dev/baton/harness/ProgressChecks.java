@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * A container with a free worker takes the due tasks it can reach: "one failing partition holds up
  * no other". A task that {@link QueueWatch} saw due and unclaimed is a violation if an instance had
- * been free for {@link #WAIT_MILLIS} of its wait: consuming, fewer handlers under way than its
+ * been free for {@link #WAIT_MILLIS} of its wait (since it fell due, or since a delivery of it ran
+ * out, which puts it back with its due time): consuming, fewer handlers under way than its
  * workers, in reach of the primary of the task's partition (a paused Cluster primary keeps only its
  * own partitions out of reach, {@link Outages.Window#node()}), and not with most of its capacity
  * held by runs of tasks on another primary out of reach (their acknowledgements hold a permit
@@ -73,7 +74,13 @@ final class ProgressChecks {
 		this.violations = violations;
 	}
 
-	void check(List<QueueWatch.Waiting> waiting) {
+	/**
+	 * @param waiting the due tasks the watch saw unclaimed
+	 * @param inFlight the deliveries the watch saw near or past their deadline: a task whose
+	 * delivery ran out (a claim whose reply was lost, so that nobody ran it) waits again only from
+	 * that deadline, whatever its due time
+	 */
+	void check(List<QueueWatch.Waiting> waiting, List<QueueWatch.NearDeadline> inFlight) {
 		List<QueueWatch.Waiting> ordered = waiting.stream()
 			.sorted(Comparator.comparingLong(QueueWatch.Waiting::seenMillis))
 			.toList();
@@ -81,7 +88,7 @@ final class ProgressChecks {
 		boolean[][][] busy = busy(last);
 		long[] reportedUntil = new long[this.nodes.partitions()];
 		for (QueueWatch.Waiting seen : ordered) {
-			long age = seen.seenMillis() - seen.dueMillis();
+			long age = seen.seenMillis() - waitingSince(seen, inFlight);
 			this.waited += (age >= WAIT_MILLIS) ? 1 : 0;
 			int node = this.nodes.nodeOfPartition(seen.partition());
 			for (int instance = 0; instance < this.instances; instance++) {
@@ -93,7 +100,7 @@ final class ProgressChecks {
 				this.longestFree = Math.max(this.longestFree, freeFor);
 				if (freeFor >= WAIT_MILLIS && seen.seenMillis() - WAIT_MILLIS >= reportedUntil[seen.partition()]) {
 					this.violations.add(seen.seenMillis(), "partition-" + seen.partition(), PROGRESS,
-							"a task of partition " + seen.partition() + " (primary-" + node + ") due at "
+							"a task of partition " + seen.partition() + " (primary-" + node + "), " + seen.id() + ", due at "
 									+ seen.dueMillis() + " ms was still unclaimed at " + seen.seenMillis()
 									+ " ms, though instance-" + instance + " had had a free worker, consumed and "
 									+ "reached the partition for " + freeFor + " ms; its runs around then: "
@@ -102,6 +109,14 @@ final class ProgressChecks {
 				}
 			}
 		}
+	}
+
+	/** When the task began to wait: its due time, or the last deadline of a delivery of it before the sample. */
+	private static long waitingSince(QueueWatch.Waiting seen, List<QueueWatch.NearDeadline> inFlight) {
+		return inFlight.stream()
+			.filter((delivery) -> delivery.id().equals(seen.id()) && delivery.deadlineMillis() <= seen.seenMillis())
+			.mapToLong(QueueWatch.NearDeadline::deadlineMillis)
+			.reduce(seen.dueMillis(), Math::max);
 	}
 
 	/** How long before {@code atMillis} the slots were free without a break. */

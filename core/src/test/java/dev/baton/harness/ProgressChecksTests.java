@@ -12,7 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The progress check on samples and runs written by hand: a task left due and unclaimed for
  * {@link ProgressChecks#WAIT_MILLIS} while one instance could have taken it is flagged; busy
  * workers, a stopped consumer, an instance out of reach, a pause of the task's own primary, and
- * capacity held by acknowledgements waiting for another primary excuse it.
+ * capacity held by acknowledgements waiting for another primary excuse it; a task put back when a
+ * delivery of it ran out waits only from then.
  */
 class ProgressChecksTests {
 
@@ -32,6 +33,25 @@ class ProgressChecksTests {
 		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("partition-0");
 		assertThat(this.violations.all()).extracting(Violation::invariant).containsExactly(ProgressChecks.PROGRESS);
 		assertThat(this.violations.all().get(0).text()).contains("due at 1000 ms", "instance-0 had had a free worker");
+	}
+
+	/**
+	 * Cluster seed 4354692402397345219: a claim that a paused primary ran once the pause ended took
+	 * tasks due long before, and its reply was lost (its instance's link black-holed), so nobody
+	 * ran them or handed them back; they waited in flight for the visibility timeout and were put
+	 * back with their due time, and the next claim took them at once.
+	 */
+	@Test
+	void aTaskPutBackWhenADeliveryOfItRanOutWaitsFromThatDeadlineNotFromItsDueTime() {
+		check(List.of(), List.of(), List.of(new QueueWatch.NearDeadline("t-waiting", 5_450, 4_000)),
+				waiting(0, 1_000, 5_500));
+		assertThat(this.violations.all()).isEmpty();
+
+		check(List.of(), List.of(), List.of(new QueueWatch.NearDeadline("t-other", 5_450, 4_000),
+				new QueueWatch.NearDeadline("t-waiting", 5_600, 4_000)), waiting(0, 1_000, 5_500));
+		assertThat(this.violations.all()).as("deliveries of other tasks, or ending after the sample")
+			.extracting(Violation::subject)
+			.containsExactly("partition-0");
 	}
 
 	@Test
@@ -90,7 +110,7 @@ class ProgressChecksTests {
 	}
 
 	private static QueueWatch.Waiting waiting(int partition, long due, long seen) {
-		return new QueueWatch.Waiting(partition, due, seen);
+		return new QueueWatch.Waiting(partition, "t-waiting", due, seen);
 	}
 
 	/** A successful attempt 1 on the instance. */
@@ -100,9 +120,14 @@ class ProgressChecksTests {
 	}
 
 	private void check(List<Outages.Window> outages, List<long[]> consumerStops, QueueWatch.Waiting... waiting) {
+		check(outages, consumerStops, List.of(), waiting);
+	}
+
+	private void check(List<Outages.Window> outages, List<long[]> consumerStops,
+			List<QueueWatch.NearDeadline> inFlight, QueueWatch.Waiting... waiting) {
 		new ProgressChecks(this.ledger, new Outages(outages), consumerStops, TWO_PRIMARIES, Visibility.SHORT, 3,
 				this.violations)
-			.check(List.of(waiting));
+			.check(List.of(waiting), inFlight);
 	}
 
 }

@@ -116,7 +116,9 @@ final class QueueWatch {
 		if (!firstDue.isEmpty()) {
 			long waited = redisNow - Long.parseLong((String) firstDue.get(1));
 			if (waited >= WAITING_NOTED_MILLIS) {
-				this.waiting.add(new Waiting(partition, seenAt - waited, seenAt));
+				// A due set's member is the task's 16-character order, then its id.
+				String id = ((String) firstDue.get(0)).substring(16);
+				this.waiting.add(new Waiting(partition, id, seenAt - waited, seenAt));
 			}
 		}
 	}
@@ -131,10 +133,11 @@ final class QueueWatch {
 
 	/**
 	 * A partition's first due task, unclaimed, as a sample saw it.
+	 * @param id the task's id
 	 * @param dueMillis when it fell due, ms from the run's start
 	 * @param seenMillis when the sample saw it still waiting, ms from the run's start
 	 */
-	record Waiting(int partition, long dueMillis, long seenMillis) {
+	record Waiting(int partition, String id, long dueMillis, long seenMillis) {
 
 	}
 
