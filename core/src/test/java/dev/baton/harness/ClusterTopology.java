@@ -23,8 +23,9 @@ import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * A Redis Cluster of {@value FaultSchedule#CLUSTER_PRIMARIES} primaries without replicas and
- * without persistence ({@link RedisServers#startCluster(int)}, {@code cluster-node-timeout} 2 s),
+ * A Redis Cluster of {@value FaultSchedule#CLUSTER_PRIMARIES} primaries without replicas, each
+ * writing an append-only file before it answers ({@code appendfsync no}, as the standalone
+ * server; {@link RedisServers#startCluster(int, int, String...)}, {@code cluster-node-timeout} 2 s),
  * each instance a cluster client of its own with Lettuce's and Spring Boot's defaults. The harness
  * queue has {@value #QUEUE_PARTITIONS} partitions, so that it lives on every primary. Its faults,
  * on the server track, each hit one primary:
@@ -35,6 +36,11 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * it failed, and with a slot uncovered the whole cluster answers {@code CLUSTERDOWN} until the mark
  * is cleared (up to twice the node timeout after it was set). The fault ends once every primary
  * reports {@code cluster_state:ok} again.</li>
+ * <li>{@link FaultKind#PRIMARY_KILL_WITH_AOF}, drawn instead of about one freeze in two:
+ * {@code kill -9} of the primary, restarted at the freeze's end from its append-only file and its
+ * {@code nodes.conf}. Its clients' connections are reset and refused meanwhile (Lettuce sends their
+ * unanswered commands again once it reconnects), and the cluster fails as for a freeze; the node
+ * comes back with every write it answered and its slots.</li>
  * <li>{@link FaultKind#PRIMARY_PAUSE}: {@code CLIENT PAUSE} of the primary for 3 to 8 s: its
  * clients' commands wait, but the cluster bus goes on, so the cluster stays up and the partitions
  * on the other primaries should keep delivering ({@link ProgressChecks}).</li>
@@ -48,15 +54,15 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  *
  * <p>What is left out, and why:
  * <ul>
- * <li>{@code kill -9} of a primary with failover to its replica: this cluster has no replicas, so
- * a killed primary would come back empty owning its slots (a standalone kill, on a third of the
- * keys) and no failover would be tested. A cluster with replicas would add the window in which a
- * frozen or partitioned primary's writes are lost to the promoted replica, which the docs
- * excuse.</li>
+ * <li>{@code kill -9} of a primary with failover to its replica, or restarted without its data:
+ * this cluster has no replicas, so a primary restarted empty would own its slots without their
+ * keys (a standalone kill, on a third of the keys) and no failover would be tested. A cluster
+ * with replicas would add the window in which a frozen or partitioned primary's writes are lost
+ * to the promoted replica, which the docs excuse.</li>
  * </ul>
  *
  * <p>Nothing is excused as lost with Redis's data ({@link #dataLoss} is empty): without a replica
- * nothing is promoted, and without a restart nothing is forgotten. A frozen primary makes calls for
+ * nothing is promoted, and a killed primary comes back from its file. A frozen primary makes calls for
  * its slots (and, while the cluster is down, every call) time out or fail, which the docs allow:
  * holders lose locks they cannot renew (and are told), tasks come back after their visibility
  * timeout, and commands queued in the frozen node's sockets run when it resumes. Every change of a
@@ -72,28 +78,29 @@ final class ClusterTopology implements HarnessTopology, ServerFaults {
 
 	private final Timeline timeline;
 
-	private final LocalRedisCluster cluster = RedisServers.startCluster(FaultSchedule.CLUSTER_PRIMARIES);
+	private final LocalRedisCluster cluster = RedisServers.startCluster(FaultSchedule.CLUSTER_PRIMARIES, 0,
+			"--appendonly", "yes", "--appendfsync", "no");
 
 	private final LettuceConnectionFactory checker;
 
 	private final RedisClient client = RedisClient.create();
 
-	/** One per primary, for the faults' commands. */
-	private final List<StatefulRedisConnection<String, String>> admins = new ArrayList<>();
+	/** One per primary, for the faults' commands; new ones once a killed primary is back. */
+	private final List<StatefulRedisConnection<String, String>> admins = new CopyOnWriteArrayList<>();
 
 	/** One per primary, for the state watch alone: a frozen node's queued polls delay no fault. */
-	private final List<StatefulRedisConnection<String, String>> watches = new ArrayList<>();
+	private final List<StatefulRedisConnection<String, String>> watches = new CopyOnWriteArrayList<>();
 
-	private final List<Long> pids = new ArrayList<>();
+	private final List<Long> pids = new CopyOnWriteArrayList<>();
 
-	/** Indexes of the primaries frozen now, which the state watch leaves alone. */
+	/** Indexes of the primaries frozen or killed now, which the state watch leaves alone. */
 	private final Set<Integer> frozen = ConcurrentHashMap.newKeySet();
 
 	/** Each primary's last {@code cluster_state}, as the watch saw it. */
 	private final Map<Integer, String> states = new ConcurrentHashMap<>();
 
-	/** Per freeze, {start, end, back}: SIGSTOP, SIGCONT, every primary's state ok again (or -1). */
-	private final List<long[]> freezes = new CopyOnWriteArrayList<>();
+	/** Every primary frozen or killed, and when the cluster was whole again. */
+	private final List<PrimaryOutage> outages = new CopyOnWriteArrayList<>();
 
 	private final Thread stateWatch;
 
@@ -203,29 +210,11 @@ final class ClusterTopology implements HarnessTopology, ServerFaults {
 		switch (fault.kind()) {
 			case PRIMARY_FREEZE -> {
 				long pid = this.pids.get(node);
-				this.frozen.add(node);
-				long[] freeze = { this.timeline.now(), -1, -1 };
-				try {
-					signal("STOP", pid);
-					this.freezes.add(freeze);
-					this.timeline.record(Timeline.FAULT, name + " (pid " + pid + ") frozen, kill -STOP");
-					sleepUntil.accept(fault.endMillis());
-				}
-				finally {
-					signal("CONT", pid);
-					this.frozen.remove(node);
-				}
-				freeze[1] = this.timeline.now();
-				this.timeline.record(Timeline.FAULT, name + " resumed, kill -CONT");
-				if (awaitClusterOk()) {
-					freeze[2] = this.timeline.now();
-					this.timeline.record(Timeline.FAULT, "every primary reports cluster_state:ok");
-				}
-				else {
-					this.timeline.record(Timeline.FAULT, "not every primary reports cluster_state:ok "
-							+ RECOVERY_TIMEOUT.toSeconds() + " s after the freeze: " + this.states);
-				}
+				stopped(fault, name, "(pid " + pid + ") frozen, kill -STOP", () -> signal("STOP", pid),
+						"resumed, kill -CONT", () -> signal("CONT", pid), sleepUntil);
 			}
+			case PRIMARY_KILL_WITH_AOF -> stopped(fault, name, "killed, kill -9", primary::kill,
+					"restarted from its append-only file", () -> restart(node, primary), sleepUntil);
 			case PRIMARY_PAUSE -> {
 				// The state watch would wait on it: left alone until the pause ends.
 				this.frozen.add(node);
@@ -245,6 +234,45 @@ final class ClusterTopology implements HarnessTopology, ServerFaults {
 			}
 			default -> throw new IllegalArgumentException(fault.kind() + " is no fault of a Redis Cluster");
 		}
+	}
+
+	/**
+	 * Keeps a primary stopped for the fault's duration, then waits for every primary to report
+	 * {@code cluster_state:ok}; the state watch leaves it alone meanwhile.
+	 */
+	private void stopped(Fault fault, String name, String stoppedAs, Runnable stop, String resumedAs, Runnable resume,
+			LongConsumer sleepUntil) {
+		int node = fault.node();
+		this.frozen.add(node);
+		long start = this.timeline.now();
+		try {
+			stop.run();
+			this.timeline.record(Timeline.FAULT, name + " " + stoppedAs);
+			sleepUntil.accept(fault.endMillis());
+		}
+		finally {
+			try {
+				resume.run();
+			}
+			finally {
+				this.frozen.remove(node);
+			}
+		}
+		long end = this.timeline.now();
+		this.timeline.record(Timeline.FAULT, name + " " + resumedAs);
+		boolean ok = awaitClusterOk();
+		this.outages.add(new PrimaryOutage(fault.kind(), start, end, ok ? this.timeline.now() : -1));
+		this.timeline.record(Timeline.FAULT, ok ? "every primary reports cluster_state:ok"
+				: "not every primary reports cluster_state:ok " + RECOVERY_TIMEOUT.toSeconds() + " s after "
+						+ name + " was back: " + this.states);
+	}
+
+	/** Starts a killed primary again, with new connections of its own: the old ones would wait out Lettuce's backoff. */
+	private void restart(int node, LocalRedisServer primary) {
+		primary.restart();
+		this.admins.set(node, connect(primary)).close();
+		this.watches.set(node, connect(primary)).close();
+		this.pids.set(node, processId(this.admins.get(node).sync().info("server"), primary));
 	}
 
 	private static void signal(String signal, long pid) {
@@ -315,7 +343,10 @@ final class ClusterTopology implements HarnessTopology, ServerFaults {
 		}
 	}
 
-	/** None: no replica is promoted and no node restarted, so the cluster forgets nothing it acknowledged. */
+	/**
+	 * None: no replica is promoted and a killed node comes back from its append-only file, so the
+	 * cluster forgets nothing it acknowledged.
+	 */
 	@Override
 	public List<long[]> dataLoss(FaultInjector faults) {
 		return List.of();
@@ -324,9 +355,10 @@ final class ClusterTopology implements HarnessTopology, ServerFaults {
 	@Override
 	public List<String> totals(TaskLedger ledger) {
 		List<String> lines = new ArrayList<>();
-		for (long[] freeze : this.freezes) {
-			lines.add("freeze from " + freeze[0] + " to " + freeze[1] + " ms, every primary ok again "
-					+ ((freeze[2] >= 0) ? "at " + freeze[2] + " ms" : "not within " + RECOVERY_TIMEOUT.toSeconds() + " s"));
+		for (PrimaryOutage outage : this.outages) {
+			lines.add(outage.kind() + " from " + outage.start() + " to " + outage.end() + " ms, every primary ok again "
+					+ ((outage.back() >= 0) ? "at " + outage.back() + " ms"
+							: "not within " + RECOVERY_TIMEOUT.toSeconds() + " s"));
 		}
 		long twice = ledger.successes.values().stream().filter((count) -> count.get() > 1).count();
 		lines.add("tasks handled more than once: " + twice + " (at-least-once, not a violation)");
@@ -367,6 +399,16 @@ final class ClusterTopology implements HarnessTopology, ServerFaults {
 			this.checker.destroy();
 		}
 		this.cluster.close();
+	}
+
+	/**
+	 * A primary frozen or killed, in ms from the run's start.
+	 * @param start when it stopped
+	 * @param end when it resumed or restarted
+	 * @param back when every primary reported {@code cluster_state:ok} again, or -1 if not in time
+	 */
+	private record PrimaryOutage(FaultKind kind, long start, long end, long back) {
+
 	}
 
 }

@@ -40,11 +40,13 @@ class FaultFindingHarnessTests {
 
 	/**
 	 * Over 45 s of faults, the waiters' unbounded unsubscribe (found first by seed 27, one of the
-	 * fixed seeds) made tryLock calls of 16 to 37 s with a 1 s wait, before ReleaseSubscriptions.
+	 * fixed seeds) made tryLock calls of 16 to 37 s with a 1 s wait, before ReleaseSubscriptions;
+	 * {@link WaiterLeavingDuringPartitionTests} reproduces it alone, so 25 s of this seed keep
+	 * the build's harness runs near two minutes.
 	 */
 	@Test
 	void seed201EveryLockCallEndsWithinItsBoundOverALongerRun() throws InterruptedException {
-		assertNoViolationAtAll(201, Duration.ofSeconds(45));
+		assertNoViolationAtAll(201, Duration.ofSeconds(25));
 	}
 
 	private static void assertNoViolationAtAll(long seed, Duration faultPhase) throws InterruptedException {

@@ -3,8 +3,9 @@ package dev.baton.harness;
 /**
  * The faults the harness injects. Proxy faults hit one instance's link to Redis (so partial
  * partitions happen); server faults hit Redis itself, and so every instance. {@link #FAILOVER} and
- * {@link #PRIMARY_KILL} are faults of a Sentinel set, {@link #PRIMARY_FREEZE} and
- * {@link #PRIMARY_PAUSE} of a Redis Cluster (which also has {@link #CLIENT_KILL}, on one primary), the others of a standalone server. A
+ * {@link #PRIMARY_KILL} are faults of a Sentinel set, {@link #PRIMARY_FREEZE},
+ * {@link #PRIMARY_KILL_WITH_AOF} and {@link #PRIMARY_PAUSE} of a Redis Cluster (which also has
+ * {@link #CLIENT_KILL}, on one primary), the others of a standalone server. A
  * consumer restart hits one instance's application, not its link.
  */
 enum FaultKind {
@@ -81,6 +82,15 @@ enum FaultKind {
 	PRIMARY_FREEZE(false),
 
 	/**
+	 * {@code kill -9} of one Redis Cluster primary, restarted after the fault's duration from its
+	 * append-only file and its {@code nodes.conf}: its slots answer nothing meanwhile (beyond
+	 * {@code cluster-node-timeout} the others mark it failed, and the whole cluster refuses
+	 * commands), connections to it are refused until it is back, and every write it answered
+	 * comes back with it.
+	 */
+	PRIMARY_KILL_WITH_AOF(false),
+
+	/**
 	 * {@code CLIENT PAUSE} of one Redis Cluster primary for the fault's duration: its clients'
 	 * commands wait while the cluster bus goes on, so no node marks it failed and the other
 	 * primaries keep serving their slots: a slow shard (a long command, a slow disk) rather than a
@@ -120,7 +130,7 @@ enum FaultKind {
 	 * Lettuce waits longer and longer between its reconnect attempts.
 	 */
 	boolean refusesConnections() {
-		return this == CUT || this == REDIS_KILL || this == REDIS_KILL_WITH_AOF;
+		return this == CUT || this == REDIS_KILL || this == REDIS_KILL_WITH_AOF || this == PRIMARY_KILL_WITH_AOF;
 	}
 
 	/**

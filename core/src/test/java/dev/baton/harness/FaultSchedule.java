@@ -136,7 +136,8 @@ final class FaultSchedule {
 
 	/**
 	 * A timeline for a Redis Cluster of {@value #CLUSTER_PRIMARIES} primaries without replicas:
-	 * on the server track, {@link FaultKind#PRIMARY_FREEZE} of one primary for 1 to 4 s or
+	 * on the server track, {@link FaultKind#PRIMARY_FREEZE} (or, for about one in two,
+	 * {@link FaultKind#PRIMARY_KILL_WITH_AOF}) of one primary for 1 to 4 s or
 	 * {@link FaultKind#PRIMARY_PAUSE} of one for 3 to 8 s (two faults in five each), or
 	 * {@link FaultKind#CLIENT_KILL} on one primary; faults of each instance's link (through a proxy
 	 * per node) and restarts as for a standalone Redis, the link faults sparser. A method of its
@@ -164,11 +165,23 @@ final class FaultSchedule {
 			faults.add(fault);
 			at = fault.endMillis() + CLUSTER_SPACING_MILLIS + random.nextInt(3000);
 		}
+		killingPrimaries(seed, faults);
 		// From a stream of their own, so that a seed keeps the server faults it had before these.
 		addProxyFaults(new Random(seed * 41 + 29), instances, end, CLUSTER_LINK_GAP_MILLIS, faults);
 		addAllRestarts(seed, instances, end, faults);
 		faults.sort(Comparator.comparingLong(Fault::atMillis).thenComparingInt(Fault::instance));
 		return new FaultSchedule(seed, faults);
+	}
+
+	/**
+	 * About one freeze in two kills its primary instead, restarted from its append-only file at
+	 * the freeze's end, drawn from a random stream of its own, so that a seed keeps its timeline.
+	 */
+	private static void killingPrimaries(long seed, List<Fault> faults) {
+		Random random = new Random(seed * 47 + 37);
+		faults.replaceAll((fault) -> (fault.kind() == FaultKind.PRIMARY_FREEZE && random.nextBoolean())
+				? new Fault(fault.atMillis(), FaultKind.PRIMARY_KILL_WITH_AOF, -1, fault.durationMillis(), 0, fault.node())
+				: fault);
 	}
 
 	/**

@@ -54,12 +54,12 @@ class FaultScheduleTests {
 
 
 	@Test
-	void clusterFaultsAreFreezesPausesAndClientKillsOfOnePrimaryAndLinkFaultsSparserThanStandalone() {
+	void clusterFaultsAreFreezesKillsPausesAndClientKillsOfOnePrimaryAndLinkFaultsSparserThanStandalone() {
 		LongStream.range(0, 200).mapToObj((seed) -> FaultSchedule.generateCluster(seed, 3, 20_000)).forEach((schedule) -> {
 			List<Fault> faults = schedule.track(-1);
 			assertThat(faults).isNotEmpty()
-				.allSatisfy((fault) -> assertThat(fault.kind()).isIn(FaultKind.PRIMARY_FREEZE, FaultKind.PRIMARY_PAUSE,
-						FaultKind.CLIENT_KILL))
+				.allSatisfy((fault) -> assertThat(fault.kind()).isIn(FaultKind.PRIMARY_FREEZE,
+						FaultKind.PRIMARY_KILL_WITH_AOF, FaultKind.PRIMARY_PAUSE, FaultKind.CLIENT_KILL))
 				.allSatisfy((fault) -> assertThat(fault.node()).isBetween(0, FaultSchedule.CLUSTER_PRIMARIES - 1))
 				.allSatisfy((fault) -> assertThat(fault.endMillis()).isLessThan(20_000));
 			for (int i = 1; i < faults.size(); i++) {
@@ -93,6 +93,26 @@ class FaultScheduleTests {
 		String sentinel = FaultSchedule.generateSentinel(7, 3, 25_000).describe();
 		assertThat(sentinel).contains("CONSUMER_RESTART");
 		assertThat(faultsBesides(sentinel)).isEqualTo(faultsBesides(SENTINEL_7));
+	}
+
+	/**
+	 * A killed primary takes the place, the length and the node of a freeze the seed had: the
+	 * server track of the build's Cluster seed is as before kills, but for the kinds.
+	 */
+	@Test
+	void aboutOneClusterFreezeInTwoKillsThePrimaryInsteadKeepingTheTimeline() {
+		assertThat(FaultSchedule.generateCluster(12, 3, 20_000).track(-1))
+			.extracting((fault) -> fault.describe().trim().replace("PRIMARY_KILL_WITH_AOF", "PRIMARY_FREEZE"))
+			.containsExactly("2666 ms  primary-2   PRIMARY_FREEZE for 1133 ms",
+					"7423 ms  primary-1   PRIMARY_FREEZE for 3015 ms", "13034 ms  primary-1   PRIMARY_PAUSE for 3872 ms");
+		List<FaultKind> stops = LongStream.range(0, 200)
+			.mapToObj((seed) -> FaultSchedule.generateCluster(seed, 3, 20_000))
+			.flatMap((schedule) -> schedule.track(-1).stream())
+			.map(Fault::kind)
+			.filter((kind) -> kind == FaultKind.PRIMARY_FREEZE || kind == FaultKind.PRIMARY_KILL_WITH_AOF)
+			.toList();
+		long kills = stops.stream().filter((kind) -> kind == FaultKind.PRIMARY_KILL_WITH_AOF).count();
+		assertThat(kills).isBetween(stops.size() / 3L, stops.size() * 2L / 3);
 	}
 
 	@Test

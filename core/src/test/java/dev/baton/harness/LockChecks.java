@@ -39,8 +39,8 @@ final class LockChecks {
 	 * command again, and its second run must have the outcome of the first.
 	 */
 	private static final Set<FaultKind> LEAVE_OWNERS = EnumSet.of(FaultKind.CUT, FaultKind.BLACK_HOLE,
-			FaultKind.LATENCY, FaultKind.CLIENT_PAUSE, FaultKind.REDIS_KILL, FaultKind.REDIS_KILL_WITH_AOF, FaultKind.FAILOVER, FaultKind.PRIMARY_KILL,
-			FaultKind.PRIMARY_FREEZE);
+			FaultKind.LATENCY, FaultKind.CLIENT_PAUSE, FaultKind.REDIS_KILL, FaultKind.REDIS_KILL_WITH_AOF,
+			FaultKind.FAILOVER, FaultKind.PRIMARY_KILL, FaultKind.PRIMARY_FREEZE, FaultKind.PRIMARY_KILL_WITH_AOF);
 
 	private final LockWorkload workload;
 

@@ -99,6 +99,20 @@ public final class RedisServers {
 	}
 
 	/**
+	 * Starts a Redis Cluster as processes, like {@link #startCluster(int, int)}, every node with
+	 * extra {@code redis-server} arguments: with {@code "--appendonly", "yes"} a primary killed and
+	 * {@linkplain LocalRedisServer#restart() restarted} comes back with its data and its place in
+	 * the cluster (its {@code nodes.conf} stays in its directory).
+	 * @param primaries how many primaries, for example 3
+	 * @param replicasPerPrimary how many replicas follow each primary, for example 0
+	 * @param arguments extra {@code redis-server} arguments of every node
+	 * @return the formed cluster, every slot served and every replica in sync
+	 */
+	public static LocalRedisCluster startCluster(int primaries, int replicasPerPrimary, String... arguments) {
+		return ClusterProcesses.start(primaries, replicasPerPrimary, arguments);
+	}
+
+	/**
 	 * Starts a Redis Sentinel set as processes: a primary, its replica and three sentinels with a
 	 * quorum of 2 and {@code down-after-milliseconds} of 1 s. The caller stops it with
 	 * {@link LocalRedisSentinel#close()}; it also stops when this JVM exits.

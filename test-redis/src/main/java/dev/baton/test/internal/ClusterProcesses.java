@@ -45,9 +45,10 @@ public final class ClusterProcesses implements LocalRedisCluster {
 	 * Starts a cluster of the given number of primaries, each with the given number of replicas.
 	 * @param primaries how many primaries, at least 1
 	 * @param replicasPerPrimary how many replicas each primary has, at least 0
+	 * @param arguments extra {@code redis-server} arguments of every node
 	 * @return the formed cluster
 	 */
-	public static ClusterProcesses start(int primaries, int replicasPerPrimary) {
+	public static ClusterProcesses start(int primaries, int replicasPerPrimary, String... arguments) {
 		if (primaries < 1 || replicasPerPrimary < 0) {
 			throw new IllegalArgumentException("A cluster needs at least one primary and no negative number of replicas, "
 					+ "was " + primaries + " and " + replicasPerPrimary);
@@ -56,9 +57,10 @@ public final class ClusterProcesses implements LocalRedisCluster {
 		try {
 			for (int i = 0; i < primaries * (1 + replicasPerPrimary); i++) {
 				// Redis 7 delays a replica's first sync by 5 s by default; the cluster is ready sooner without.
-				nodes.add(RedisProcess.startOn(portWithFreeBus(), "--cluster-enabled", "yes",
-						"--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000",
-						"--repl-diskless-sync-delay", "0"));
+				List<String> nodeArguments = new ArrayList<>(List.of("--cluster-enabled", "yes", "--cluster-config-file",
+						"nodes.conf", "--cluster-node-timeout", "2000", "--repl-diskless-sync-delay", "0"));
+				nodeArguments.addAll(List.of(arguments));
+				nodes.add(RedisProcess.startOn(portWithFreeBus(), nodeArguments.toArray(String[]::new)));
 			}
 			ClusterProcesses cluster = new ClusterProcesses(nodes.subList(0, primaries),
 					nodes.subList(primaries, nodes.size()));
