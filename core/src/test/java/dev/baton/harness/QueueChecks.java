@@ -47,6 +47,13 @@ final class QueueChecks {
 	 */
 	static final long DUE_TOLERANCE_MILLIS = 1;
 
+	/**
+	 * How long after its consumer began to stop a run must end to have outlived the stop: the
+	 * shutdown timeout, after which the container hands the task back, and half a second for the
+	 * container to begin stopping after the harness recorded it.
+	 */
+	static final long OUTLIVED_STOP_MILLIS = Visibility.SHUTDOWN_TIMEOUT.toMillis() + 500;
+
 	/** As many as one read may ask for; a run dead-letters far fewer. */
 	private static final int MAX_DEAD_LETTERS = DelayQueue.MAX_PEEK;
 
@@ -68,6 +75,9 @@ final class QueueChecks {
 	private Map<String, Long> deadLettered = Map.of();
 
 	private int cancelled;
+
+	/** Successful runs that ended after their consumer's stop gave their task back. */
+	private int outlivedStops;
 
 	private int duplicatesOfRescheduled;
 
@@ -152,7 +162,7 @@ final class QueueChecks {
 
 	private void checkNotLost() {
 		this.ledger.accepted.forEach((id, acceptedAt) -> {
-			if (this.ledger.handled(id) || this.deadLettered.containsKey(id)) {
+			if (settledBySuccess(id) || this.deadLettered.containsKey(id)) {
 				return;
 			}
 			if (this.ledger.cancelled(id)) {
@@ -175,6 +185,34 @@ final class QueueChecks {
 							+ (this.ledger.runs.containsKey(id) ? this.ledger.runs.get(id) : 0) + " failed runs"
 							+ cancels);
 		});
+	}
+
+	/**
+	 * Whether a successful run may have settled the task. One that ended after its instance's
+	 * consumer, stopping while it ran, waited the shutdown timeout and handed the task back did
+	 * not: whatever a handler does after that does not settle its task (docs/delayed-tasks.md,
+	 * "Shutdown"), so another run must have handled it.
+	 */
+	private boolean settledBySuccess(String id) {
+		if (!this.ledger.handled(id)) {
+			return false;
+		}
+		int outlived = 0;
+		for (TaskLedger.Run run : this.ledger.runsOf(id)) {
+			long[] stop = run.succeeded() ? this.consumerStops.stream()
+				.filter((candidate) -> candidate[0] == run.instance() && candidate[1] >= run.startMillis()
+						&& run.endMillis() > candidate[1] + OUTLIVED_STOP_MILLIS)
+				.findFirst()
+				.orElse(null) : null;
+			if (stop != null) {
+				outlived++;
+				this.timeline.record(id, "instance-" + run.instance() + "'s run of attempt " + run.attempt()
+						+ " ended at " + run.endMillis() + " ms, after its consumer began to stop at " + stop[1]
+						+ " ms and gave the task back: it does not settle the task");
+			}
+		}
+		this.outlivedStops += outlived;
+		return this.ledger.successes.get(id).get() > outlived;
 	}
 
 	/** No run of a task starts after a cancel of it returned {@code true}. */
@@ -521,7 +559,8 @@ final class QueueChecks {
 		int extra = twice.values().stream().mapToInt((runs) -> runs - 1).sum();
 		long handledUnknown = this.ledger.unknown.keySet().stream().filter(this.ledger::handled).count();
 		return this.ledger.accepted.size() + " tasks accepted, " + this.ledger.successes.size() + " handled, "
-				+ this.deadLettered.size() + " dead-lettered, " + this.cancelled + " cancelled, "
+				+ this.deadLettered.size() + " dead-lettered, " + this.cancelled + " cancelled, " + this.outlivedStops
+				+ " successes that outlived their consumer's stop (not settling), "
 				+ this.ledger.history.stream().filter(TaskLedger.Run::async).count() + " async runs, "
 				+ this.rescheduledRunsChecked + " runs checked against a new due time, " + this.redrivesChecked
 				+ " redrives checked, " + this.duplicatesOfRescheduled + " rescheduled tasks handled more than once, "

@@ -35,6 +35,35 @@ class QueueChecksTests {
 		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-2");
 	}
 
+	/**
+	 * A stopping container waits the shutdown timeout (2 s), hands back the tasks still running and
+	 * interrupts their handlers: what a handler that ignores the interrupt does afterwards must not
+	 * settle its task, so its success does not count as the task handled.
+	 */
+	@Test
+	void successThatOutlivedItsConsumersStopDoesNotCountAsHandled() {
+		for (String id : List.of("t-1", "t-2", "t-3", "t-4")) {
+			this.ledger.accepted.put(id, 100L);
+		}
+		// Instance 0's consumer began to stop at 1,000 ms.
+		successOf("t-1", 0, 500, 4_000);
+		successOf("t-2", 0, 500, 4_000);
+		successOf("t-2", 1, 3_600, 3_700);
+		// Ended within the shutdown timeout: its acknowledgement may have gone through.
+		successOf("t-3", 0, 500, 2_900);
+		// Another instance's run, and one that began after the stop.
+		successOf("t-4", 1, 500, 4_000);
+
+		QueueChecks checks = checks();
+		checks.consumerStops(List.<long[]>of(new long[] { 0, 1_000, 2_500 }));
+		checks.deadLettered(Map.of());
+		checks.check();
+
+		assertThat(this.violations.all()).extracting(Violation::subject).containsExactly("t-1");
+		assertThat(this.violations.all()).extracting(Violation::invariant).containsExactly(QueueChecks.NOT_LOST);
+		assertThat(checks.summary()).contains("2 successes that outlived their consumer's stop");
+	}
+
 	@Test
 	void taskGoneWithARedisKillAfterItWasAcceptedIsExcusedButNotOneAcceptedAfterTheKill() {
 		this.ledger.accepted.put("t-1", 100L);
@@ -417,6 +446,12 @@ class QueueChecksTests {
 		long wall = 10_000 + start - 200;
 		this.ledger.ran(new TaskLedger.Run(id, instance, attempt, wall, start, wall, start + 20, true, false, false,
 				scheduledAtWall, false));
+	}
+
+	/** A successful attempt 1 on the instance, from {@code start} to {@code end}. */
+	private void successOf(String id, int instance, long start, long end) {
+		long wall = 10_000 + start - 200;
+		this.ledger.ran(new TaskLedger.Run(id, instance, 1, wall, start, wall, end, true, false, false, wall, false));
 	}
 
 	/** A producer's call, started at wall 10,000 + (start - 200) ms and answered 20 ms later. */

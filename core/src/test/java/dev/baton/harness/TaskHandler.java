@@ -4,6 +4,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.ScheduledTask;
@@ -57,6 +58,9 @@ final class TaskHandler implements AutoCloseable {
 		if (task.behaviour().equals("slow")) {
 			Thread.sleep(task.sleepMillis());
 		}
+		else if (task.behaviour().equals("stubborn")) {
+			sleepThroughInterrupts(task.sleepMillis());
+		}
 		// Recorded before returning: a run whose acknowledgement is lost still ran.
 		record(context, start, startWall, !fails, false, false);
 		if (fails) {
@@ -75,7 +79,8 @@ final class TaskHandler implements AutoCloseable {
 		boolean fails = fails(task, context);
 		CompletableFuture<Void> future = new CompletableFuture<>();
 		this.completions.execute(() -> {
-			Pause.millis(task.behaviour().equals("slow") ? task.sleepMillis() : 20);
+			// Nobody interrupts this thread: a stopping container cancels the future instead.
+			Pause.millis(task.sleepMillis() > 0 ? task.sleepMillis() : 20);
 			boolean absent = !inFlight(context.id());
 			record(context, start, startWall, !fails, true, absent);
 			if (fails) {
@@ -94,6 +99,23 @@ final class TaskHandler implements AutoCloseable {
 	 */
 	Mono<Void> handleReactive(HarnessTask task, TaskContext context) {
 		return Mono.defer(() -> Mono.fromFuture(handleAsync(task, context)));
+	}
+
+	/** Sleeps the whole time, interrupted or not, and keeps the interrupt. */
+	private static void sleepThroughInterrupts(long millis) {
+		long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+		boolean interrupted = false;
+		for (long left = millis; left > 0; left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime())) {
+			try {
+				Thread.sleep(left);
+			}
+			catch (InterruptedException ex) {
+				interrupted = true;
+			}
+		}
+		if (interrupted) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	private boolean fails(HarnessTask task, TaskContext context) {

@@ -38,6 +38,9 @@ final class TaskProducer implements Runnable {
 
 	private final Random random;
 
+	/** Which long tasks ignore interrupts: a stream of its own, so that a seed keeps its tasks. */
+	private final Random stubbornness;
+
 	private int next;
 
 	/** Ids this producer had accepted, most recent last: what it cancels and reschedules. */
@@ -57,6 +60,7 @@ final class TaskProducer implements Runnable {
 		this.bounds = bounds;
 		this.untilMillis = untilMillis;
 		this.random = new Random(seed);
+		this.stubbornness = new Random(seed * 59 + 11);
 	}
 
 	@Override
@@ -93,8 +97,10 @@ final class TaskProducer implements Runnable {
 			return new HarnessTask("slow", 200 + this.random.nextInt(1000), 0);
 		}
 		if (pick < 16) {
-			// Past the visibility timeout: held only by the container's extensions.
-			return new HarnessTask("slow", 2500 + this.random.nextInt(3500), 0);
+			// Past the visibility timeout: held only by the container's extensions. Past the
+			// shutdown timeout too: one in two goes on when a stopping container interrupts it.
+			long sleepMillis = 2500 + this.random.nextInt(3500);
+			return new HarnessTask(this.stubbornness.nextBoolean() ? "stubborn" : "slow", sleepMillis, 0);
 		}
 		if (pick < 19) {
 			return new HarnessTask("flaky", 0, 1 + this.random.nextInt(2));

@@ -25,10 +25,13 @@ record Visibility(long timeoutMillis) {
 	/** The endpoints' prefetch: deliveries claimed ahead of a free worker. */
 	static final int PREFETCH = 4;
 
+	/** How long a stopping container waits for its handlers before it hands their tasks back. */
+	static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(2);
+
 	/** The harness endpoints' listener settings under this timeout. */
 	ListenerSettings listener() {
 		return new ListenerSettings(3, new BackoffPolicy(Duration.ofMillis(100), 2.0, Duration.ofMillis(500)),
-				Duration.ofMillis(this.timeoutMillis), 8, PREFETCH, Duration.ofMillis(500), Duration.ofSeconds(2));
+				Duration.ofMillis(this.timeoutMillis), 8, PREFETCH, Duration.ofMillis(500), SHUTDOWN_TIMEOUT);
 	}
 
 	/**
