@@ -66,7 +66,8 @@ public interface LockLease extends AutoCloseable {
 	 * @return the token, a secret
 	 * @throws LeaseLostException if the lease no longer holds its lock
 	 * @throws LockUnavailableException if Redis did not answer in time: the lock may or may not
-	 * have been handed over, and this lease is not renewed any more in either case
+	 * have been handed over, and nobody gets the token, so Baton releases it (quietly, owner
+	 * checked: never a lock someone else took since); this lease is not renewed any more
 	 * @throws UnsupportedOperationException if the lock manager cannot hand leases over
 	 */
 	default LeaseToken handOver() {

@@ -83,7 +83,17 @@ final class LeaseTransfers {
 		}
 		this.leases.forget(lease);
 		String secretOwner = LeaseToken.newOwner(this.instanceName);
-		if (this.commands.rekey(lease.keys(), lease.owner(), secretOwner) < 0) {
+		long rekeyed;
+		try {
+			rekeyed = this.commands.rekey(lease.keys(), lease.owner(), secretOwner);
+		}
+		catch (LockUnavailableException ex) {
+			// Either owner may hold the lock now, and nobody will get the token: neither may keep it.
+			this.commands.releaseQuietly(lease.keys(), secretOwner);
+			this.commands.releaseQuietly(lease.keys(), lease.owner());
+			throw ex;
+		}
+		if (rekeyed < 0) {
 			this.leases.reportLost(lease, "it was expired or taken when it was handed over");
 			throw new LeaseLostException("Lock '" + lease.name() + "' was not handed over: its lease was lost (it ran "
 					+ "out, or the lock was deleted or taken)");

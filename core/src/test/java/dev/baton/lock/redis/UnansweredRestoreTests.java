@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * A restore whose reply does not come in time may still have run: the lock would then be held for
+ * A hand-over or restore whose reply does not come in time may still have run. A restore's: the lock would then be held for
  * an owner id nobody knows until its lease runs out, and the token, its only key, would restore
  * nothing any more. A lock handed over to a queued job often carries a long extension to cover
  * the wait, so it would stay blocked that long.
@@ -56,6 +56,37 @@ class UnansweredRestoreTests {
 			assertThat(restored.fencingToken()).isEqualTo(fencingToken);
 			restored.release();
 			assertThat(redis.hasKey("baton:lock:{export:7}")).isFalse();
+		}
+	}
+
+	/**
+	 * The other side: a hand-over whose reply does not come in time may have given the lock to the
+	 * token's owner id, which nobody will ever learn, or left it with the lease, which is no longer
+	 * renewed or released. Either way the lock must not stay blocked for its extension.
+	 */
+	@Test
+	void aHandOverThatTimedOutLeavesTheLockFree() throws InterruptedException {
+		StringRedisTemplate redis = new StringRedisTemplate(this.servers.direct());
+		try (RedisLockManager direct = RedisLockManager.builder(this.servers.direct()).build();
+				RedisLockManager proxied = RedisLockManager.builder(this.servers.throughProxy())
+					.commandTimeout(Duration.ofMillis(300))
+					.build()) {
+			// Redis knows the scripts afterwards: the calls below go by digest.
+			proxied.restore(proxied.tryAcquire("warm-up", Duration.ZERO).orElseThrow().handOver()).release();
+			LockLease lease = proxied.tryAcquire("export:8", Duration.ZERO).orElseThrow();
+			lease.fencingToken();
+			lease.extend(Duration.ofMinutes(10));
+			// The hand-over reaches Redis and runs, but its reply comes after the caller gave up.
+			this.servers.proxy().latency(Duration.ofMillis(400));
+
+			assertThatExceptionOfType(LockUnavailableException.class).isThrownBy(lease::handOver);
+
+			assertThat(lease.isValid()).isFalse();
+			// Both requests are delivered 400 ms after they were sent: the hand-over, then what follows it.
+			Thread.sleep(1500);
+			assertThat(redis.opsForValue().get("baton:lock:{export:8}")).as("released, not held for its 10 minutes").isNull();
+			this.servers.proxy().heal();
+			assertThat(direct.tryAcquire("export:8", Duration.ZERO)).as("free for the next caller").isPresent();
 		}
 	}
 
