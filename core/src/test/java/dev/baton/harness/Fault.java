@@ -18,6 +18,11 @@ record Fault(long atMillis, FaultKind kind, int instance, long durationMillis, l
 		this(atMillis, kind, instance, durationMillis, latencyMillis, -1);
 	}
 
+	/** The same fault, of another kind. */
+	Fault as(FaultKind other) {
+		return new Fault(this.atMillis, other, this.instance, this.durationMillis, this.latencyMillis, this.node);
+	}
+
 	long endMillis() {
 		return this.atMillis + this.durationMillis;
 	}

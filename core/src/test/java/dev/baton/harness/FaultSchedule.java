@@ -43,21 +43,19 @@ final class FaultSchedule {
 			faults.add(fault);
 			at = fault.endMillis() + 1500 + random.nextInt(4000);
 		}
-		withAppendOnlyFile(seed, faults);
+		// About one kill in two restarts Redis from its append-only file rather than empty.
+		aboutOneInTwo(new Random(seed * 43 + 31), FaultKind.REDIS_KILL, FaultKind.REDIS_KILL_WITH_AOF, faults);
 		addAllRestarts(seed, instances, end, faults);
 		faults.sort(Comparator.comparingLong(Fault::atMillis).thenComparingInt(Fault::instance));
 		return new FaultSchedule(seed, faults);
 	}
 
 	/**
-	 * About one kill in two restarts Redis from its append-only file rather than empty, drawn from
-	 * a random stream of its own, so that a seed keeps its timeline.
+	 * Makes about one fault of a kind in two another, at the same time, as long and on the same
+	 * target, drawn from a random stream of its own, so that a seed keeps its timeline.
 	 */
-	private static void withAppendOnlyFile(long seed, List<Fault> faults) {
-		Random random = new Random(seed * 43 + 31);
-		faults.replaceAll((fault) -> (fault.kind() == FaultKind.REDIS_KILL && random.nextBoolean())
-				? new Fault(fault.atMillis(), FaultKind.REDIS_KILL_WITH_AOF, fault.instance(), fault.durationMillis(), 0)
-				: fault);
+	private static void aboutOneInTwo(Random random, FaultKind from, FaultKind to, List<Fault> faults) {
+		faults.replaceAll((fault) -> (fault.kind() == from && random.nextBoolean()) ? fault.as(to) : fault);
 	}
 
 	/**
@@ -165,23 +163,13 @@ final class FaultSchedule {
 			faults.add(fault);
 			at = fault.endMillis() + CLUSTER_SPACING_MILLIS + random.nextInt(3000);
 		}
-		killingPrimaries(seed, faults);
+		// About one freeze in two kills its primary instead, restarted from its file at the freeze's end.
+		aboutOneInTwo(new Random(seed * 47 + 37), FaultKind.PRIMARY_FREEZE, FaultKind.PRIMARY_KILL_WITH_AOF, faults);
 		// From a stream of their own, so that a seed keeps the server faults it had before these.
 		addProxyFaults(new Random(seed * 41 + 29), instances, end, CLUSTER_LINK_GAP_MILLIS, faults);
 		addAllRestarts(seed, instances, end, faults);
 		faults.sort(Comparator.comparingLong(Fault::atMillis).thenComparingInt(Fault::instance));
 		return new FaultSchedule(seed, faults);
-	}
-
-	/**
-	 * About one freeze in two kills its primary instead, restarted from its append-only file at
-	 * the freeze's end, drawn from a random stream of its own, so that a seed keeps its timeline.
-	 */
-	private static void killingPrimaries(long seed, List<Fault> faults) {
-		Random random = new Random(seed * 47 + 37);
-		faults.replaceAll((fault) -> (fault.kind() == FaultKind.PRIMARY_FREEZE && random.nextBoolean())
-				? new Fault(fault.atMillis(), FaultKind.PRIMARY_KILL_WITH_AOF, -1, fault.durationMillis(), 0, fault.node())
-				: fault);
 	}
 
 	/**

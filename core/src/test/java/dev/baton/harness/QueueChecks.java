@@ -199,11 +199,14 @@ final class QueueChecks {
 		}
 		int outlived = 0;
 		for (TaskLedger.Run run : this.ledger.runsOf(id)) {
-			long[] stop = run.succeeded() ? this.consumerStops.stream()
+			if (!run.succeeded()) {
+				continue;
+			}
+			long[] stop = this.consumerStops.stream()
 				.filter((candidate) -> candidate[0] == run.instance() && candidate[1] >= run.startMillis()
 						&& run.endMillis() > candidate[1] + OUTLIVED_STOP_MILLIS)
 				.findFirst()
-				.orElse(null) : null;
+				.orElse(null);
 			if (stop != null) {
 				outlived++;
 				this.timeline.record(id, "instance-" + run.instance() + "'s run of attempt " + run.attempt()
