@@ -5,7 +5,8 @@ package dev.baton.harness;
  *
  * @param atMillis when it starts, from the start of the run
  * @param kind what it is
- * @param instance the instance whose proxy it hits, or {@code -1} for a fault of the server
+ * @param instance the instance whose proxy it hits (the child JVM's track after them), or {@code -1}
+ * for a fault of the server
  * @param durationMillis how long it lasts (0 for an instant fault)
  * @param latencyMillis the one-way delay of a {@link FaultKind#LATENCY} fault, else 0
  * @param node the Redis Cluster primary a server fault hits, by index, or {@code -1} for a fault of
@@ -28,6 +29,9 @@ record Fault(long atMillis, FaultKind kind, int instance, long durationMillis, l
 	}
 
 	String target() {
+		if (this.kind == FaultKind.JVM_PAUSE) {
+			return "child-jvm";
+		}
 		if (this.instance >= 0) {
 			return "instance-" + this.instance;
 		}

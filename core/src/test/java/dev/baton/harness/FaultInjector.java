@@ -1,8 +1,11 @@
 package dev.baton.harness;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -51,16 +54,20 @@ final class FaultInjector {
 
 	private final AtomicInteger applied = new AtomicInteger();
 
+	private final @Nullable ChildLockInstance child;
+
 	/**
 	 * @param instances the instances, by index; their proxies take the link faults, where they
 	 * have them (not when they reach Redis directly)
 	 * @param server what applies the faults of the server track
 	 * @param handOffInLine describes a holder of an instance's lock manager that another of its
 	 * callers waits for, or returns {@code null}: a restart waits for such a moment
+	 * @param child the child JVM that the track after the instances' pauses, or {@code null}
 	 */
 	FaultInjector(FaultSchedule schedule, List<HarnessInstance> instances, ServerFaults server, Timeline timeline,
-			IntFunction<@Nullable String> handOffInLine) {
+			IntFunction<@Nullable String> handOffInLine, @Nullable ChildLockInstance child) {
 		this.schedule = schedule;
+		this.child = child;
 		this.handOffInLine = handOffInLine;
 		this.instances = instances;
 		this.proxies = instances.stream()
@@ -72,7 +79,8 @@ final class FaultInjector {
 	}
 
 	void start() {
-		for (int track = -1; track < this.instances.size(); track++) {
+		int childTracks = (this.child != null) ? 1 : 0;
+		for (int track = -1; track < this.instances.size() + childTracks; track++) {
 			List<Fault> faults = this.schedule.track(track);
 			Thread thread = new Thread(() -> faults.forEach(this::inject), "harness-faults-" + track);
 			thread.setDaemon(true);
@@ -195,6 +203,7 @@ final class FaultInjector {
 			case CONSUMER_RESTART -> restartConsumer(fault);
 			case LOCKS_RESTART -> restartLocks(fault);
 			case INSTANCE_RESTART -> restartInstance(fault);
+			case JVM_PAUSE -> pauseChild(fault);
 			default -> this.server.apply(fault, this::sleepUntil);
 		}
 	}
@@ -204,6 +213,19 @@ final class FaultInjector {
 		start.run();
 		sleepUntil(fault.endMillis());
 		proxy.heal();
+		this.timeline.record(Timeline.FAULT, "end " + fault.kind() + " " + fault.target());
+	}
+
+	private void pauseChild(Fault fault) {
+		try {
+			Objects.requireNonNull(this.child, "a JVM pause without a child JVM").pause(Duration.ofMillis(fault.durationMillis()));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 		this.timeline.record(Timeline.FAULT, "end " + fault.kind() + " " + fault.target());
 	}
 

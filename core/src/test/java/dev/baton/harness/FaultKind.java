@@ -6,7 +6,8 @@ package dev.baton.harness;
  * {@link #PRIMARY_KILL} are faults of a Sentinel set, {@link #PRIMARY_FREEZE},
  * {@link #PRIMARY_KILL_WITH_AOF} and {@link #PRIMARY_PAUSE} of a Redis Cluster (which also has
  * {@link #CLIENT_KILL}, on one primary), the others of a standalone server. A
- * consumer restart hits one instance's application, not its link.
+ * consumer restart hits one instance's application, not its link; a {@link #JVM_PAUSE} the
+ * child JVM, on a track after the instances'.
  */
 enum FaultKind {
 
@@ -96,7 +97,14 @@ enum FaultKind {
 	 * primaries keep serving their slots: a slow shard (a long command, a slow disk) rather than a
 	 * dead one.
 	 */
-	PRIMARY_PAUSE(false);
+	PRIMARY_PAUSE(false),
+
+	/**
+	 * {@code SIGSTOP} of the child JVM's lock instance ({@link ChildLockInstance}), {@code SIGCONT}
+	 * after the fault's duration: its holders, watchdog included, stand still while their leases
+	 * run out on Redis, as in a long garbage collection pause or a suspended VM.
+	 */
+	JVM_PAUSE(true);
 
 	private final boolean perInstance;
 
@@ -140,7 +148,7 @@ enum FaultKind {
 	 */
 	boolean timedHere() {
 		return switch (this) {
-			case CONSUMER_RESTART, LOCKS_RESTART, INSTANCE_RESTART, FAILOVER, PRIMARY_KILL -> false;
+			case CONSUMER_RESTART, LOCKS_RESTART, INSTANCE_RESTART, FAILOVER, PRIMARY_KILL, JVM_PAUSE -> false;
 			default -> true;
 		};
 	}

@@ -8,7 +8,8 @@ import java.util.function.Predicate;
 
 /**
  * A deterministic timeline of faults drawn from a seed: one track per instance proxy, where
- * faults follow each other, and one track for the server. The same seed, instance count and
+ * faults follow each other, one track for the server, and on a standalone Redis one for the
+ * child JVM. The same seed, instance count and
  * length always give the same timeline ({@link Random}'s sequence is specified), so a seed
  * replays its faults; the interleaving of the workload's threads does not replay.
  */
@@ -46,8 +47,22 @@ final class FaultSchedule {
 		// About one kill in two restarts Redis from its append-only file rather than empty.
 		aboutOneInTwo(new Random(seed * 43 + 31), FaultKind.REDIS_KILL, FaultKind.REDIS_KILL_WITH_AOF, faults);
 		addAllRestarts(seed, instances, end, faults);
+		addJvmPauses(new Random(seed * 61 + 13), instances, end, faults);
 		faults.sort(Comparator.comparingLong(Fault::atMillis).thenComparingInt(Fault::instance));
 		return new FaultSchedule(seed, faults);
+	}
+
+	/**
+	 * Pauses of the child JVM, on the track after the instances', from a random stream of their
+	 * own: 0.5 to 4 s each (mostly past a lease, 1.5 s), 1 to 5 s apart.
+	 */
+	private static void addJvmPauses(Random random, int childTrack, long end, List<Fault> faults) {
+		long at = QUIET_START_MILLIS + random.nextInt(2000);
+		while (at < end) {
+			Fault pause = new Fault(at, FaultKind.JVM_PAUSE, childTrack, duration(random, 500, 4000, at, end), 0);
+			faults.add(pause);
+			at = pause.endMillis() + 1000 + random.nextInt(4000);
+		}
 	}
 
 	/**

@@ -34,6 +34,26 @@ class FaultScheduleTests {
 	}
 
 	@Test
+	void theChildJvmIsPausedOnATrackOfItsOwnMostlyPastALease() {
+		List<Fault> pauses = LongStream.range(0, 200)
+			.mapToObj((seed) -> FaultSchedule.generate(seed, 3, 15_000))
+			.flatMap((schedule) -> {
+				List<Fault> track = schedule.track(3);
+				for (int i = 1; i < track.size(); i++) {
+					assertThat(track.get(i).atMillis()).isGreaterThan(track.get(i - 1).endMillis());
+				}
+				return track.stream();
+			})
+			.toList();
+		assertThat(pauses).isNotEmpty()
+			.allSatisfy((fault) -> assertThat(fault.kind()).isEqualTo(FaultKind.JVM_PAUSE))
+			.allSatisfy((fault) -> assertThat(fault.endMillis()).isLessThan(15_000));
+		assertThat(pauses.stream().filter((fault) -> fault.durationMillis() > 1500).count())
+			.isGreaterThan(pauses.size() / 2L);
+		assertThat(FaultSchedule.generate(27, 3, 15_000).describe()).contains("child-jvm   JVM_PAUSE for ");
+	}
+
+	@Test
 	void sentinelFaultsAreFailoversAndPrimaryKillsOfTheServerSpacedForAReplicaToCatchUp() {
 		LongStream.range(0, 200).mapToObj((seed) -> FaultSchedule.generateSentinel(seed, 3, 25_000)).forEach((schedule) -> {
 			List<Fault> faults = schedule.track(-1);
@@ -127,10 +147,14 @@ class FaultScheduleTests {
 
 	/**
 	 * The lines of a timeline's faults, without its heading and without restarts, which come from
-	 * random streams of their own and were added since (the Sentinel timelines had none at all).
+	 * random streams of their own and were added since (the Sentinel timelines had none at all), and
+	 * without the child JVM's pauses, also from a stream of their own.
 	 */
 	private static List<String> faultsBesides(String timeline) {
-		return timeline.lines().skip(1).filter((line) -> !line.contains("_RESTART")).toList();
+		return timeline.lines()
+			.skip(1)
+			.filter((line) -> !line.contains("_RESTART") && !line.contains("JVM_PAUSE"))
+			.toList();
 	}
 
 	/** As on main before the cluster's timeline was added. */

@@ -1,5 +1,7 @@
 package dev.baton.harness;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +11,7 @@ import java.util.function.Supplier;
 import dev.baton.lock.redis.RedisLockManager;
 import dev.baton.queue.DelayQueue;
 import dev.baton.queue.redis.RedisDelayQueues;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
@@ -75,23 +78,35 @@ final class HarnessRun {
 					.build()) {
 			FaultSchedule schedule = topology.schedule(this.seed, INSTANCES, this.faultPhase.toMillis());
 			logger.info("Harness seed {}, {} of faults\n{}", this.seed, this.faultPhase, schedule.describe());
+			ChildLockInstance child = null;
 			try {
 				DelayQueue<HarnessTask> observer = checkerQueues.get(HarnessInstance.QUEUE, HarnessTask.class);
 				for (int i = 0; i < INSTANCES; i++) {
 					instances.add(new HarnessInstance(i, topology.connect(i), topology.partitionNodes().partitions(),
 							topology.visibility(), this.losses, this.ledger, this.timeline, observer));
 				}
-				return run(schedule, topology, new StringRedisTemplate(topology.checker()), instances,
+				if (topology.childPort().isPresent()) {
+					child = ChildLockInstance.launch(topology.childPort().getAsInt(), this.seed, INSTANCES, this.losses,
+							this.timeline);
+				}
+				return run(schedule, topology, new StringRedisTemplate(topology.checker()), instances, child,
 						checkerQueues.get(HarnessInstance.QUEUE, HarnessTask.class));
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
 			}
 			finally {
 				instances.forEach(HarnessInstance::close);
+				if (child != null) {
+					child.close();
+				}
 			}
 		}
 	}
 
 	private HarnessReport run(FaultSchedule schedule, HarnessTopology topology, StringRedisTemplate redis,
-			List<HarnessInstance> instances, DelayQueue<HarnessTask> checkerQueue) throws InterruptedException {
+			List<HarnessInstance> instances, @Nullable ChildLockInstance child, DelayQueue<HarnessTask> checkerQueue)
+			throws InterruptedException, IOException {
 		List<Supplier<RedisLockManager>> managers = instances.stream()
 			.<Supplier<RedisLockManager>>map((instance) -> instance::locks)
 			.toList();
@@ -99,7 +114,7 @@ final class HarnessRun {
 		LockWorkload locks = new LockWorkload(this.timeline, this.violations, this.stalls,
 				HarnessInstance.COMMAND_TIMEOUT, SLACK, keys);
 		FaultInjector faults = new FaultInjector(schedule, instances, topology.serverFaults(), this.timeline,
-				locks::handOffInLine);
+				locks::handOffInLine, child);
 		LockWorkload annotated = new LockWorkload(this.timeline, this.violations, this.stalls,
 				HarnessInstance.COMMAND_TIMEOUT, SLACK, keys);
 		instances.forEach(HarnessInstance::startConsuming);
@@ -123,6 +138,10 @@ final class HarnessRun {
 		locks.start(managers, LOCK_THREADS_PER_INSTANCE, until, this.seed);
 		locks.startHandOvers(managers, HAND_OVER_THREADS_PER_INSTANCE, until, this.seed);
 		locks.startInterrupts(until, this.seed);
+		if (child != null) {
+			locks.startSharedWithChild(managers, until, this.seed);
+			child.start(locks, until);
+		}
 		annotated.startAnnotated(managers, ANNOTATED_THREADS_PER_INSTANCE, HarnessInstance.COMMAND_TIMEOUT, until,
 				this.seed);
 		producer.start();
@@ -130,6 +149,9 @@ final class HarnessRun {
 		faults.awaitEndAndHeal(this.faultPhase.plusSeconds(10));
 		locks.await(Duration.ofSeconds(10));
 		annotated.await(Duration.ofSeconds(5));
+		if (child != null) {
+			child.awaitDone(Duration.ofSeconds(10));
+		}
 		producer.join(10_000);
 		queueCalls.stopWatching();
 		this.stalls.stop();
@@ -165,7 +187,7 @@ final class HarnessRun {
 		List<String> totals = new ArrayList<>(List.of(
 				faults.applied() + " faults applied over " + this.faultPhase.toMillis() + " ms; " + this.stalls.count()
 						+ " stalls of the harness JVM, the longest " + this.stalls.longest() + " ms",
-				"locks: " + lockChecks.summary(),
+				"locks: " + lockChecks.summary() + ((child != null) ? "; " + child.summary() : ""),
 				"@DistributedLock methods: " + annotatedChecks.summary(),
 				"queue: " + tasks.summary() + ", " + queueChecks.summary() + ", " + stale(instances) + "; "
 						+ visibilityChecks.summary() + "; " + progress.summary() + " (" + topology.partitionNodes().describe()

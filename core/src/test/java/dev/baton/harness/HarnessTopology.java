@@ -1,6 +1,7 @@
 package dev.baton.harness;
 
 import java.util.List;
+import java.util.OptionalInt;
 
 
 import org.springframework.data.redis.connection.RedisConfiguration;
@@ -29,6 +30,14 @@ interface HarnessTopology extends AutoCloseable {
 
 	default PartitionNodes partitionNodes() {
 		return PartitionNodes.SINGLE;
+	}
+
+	/**
+	 * The port on the loopback of the Redis that a {@link ChildLockInstance} connects to straight,
+	 * if the topology runs one: its schedule then pauses it on the track after the instances'.
+	 */
+	default OptionalInt childPort() {
+		return OptionalInt.empty();
 	}
 
 	/** What applies the faults of the schedule's server track. */

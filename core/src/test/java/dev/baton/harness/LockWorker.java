@@ -44,6 +44,9 @@ final class LockWorker implements Runnable {
 
 	private int round;
 
+	/** The longest rest between two rounds; 0 for none (the same draws as before rests existed). */
+	private int maxRestMillis;
+
 	/** The call of this round, marked when a reply of it is lost. */
 	private LockUse use;
 
@@ -56,6 +59,15 @@ final class LockWorker implements Runnable {
 		this.workload = workload;
 		this.untilMillis = untilMillis;
 		this.random = new Random(seed);
+	}
+
+	/**
+	 * Rests up to {@code maxRestMillis} between rounds, so that callers in another JVM, whom a
+	 * worker looping at once would keep from the lock, get it too.
+	 */
+	LockWorker restingUpTo(int maxRestMillis) {
+		this.maxRestMillis = maxRestMillis;
+		return this;
 	}
 
 	@Override
@@ -90,6 +102,9 @@ final class LockWorker implements Runnable {
 			}
 			finally {
 				this.workload.end(this.use);
+			}
+			if (this.maxRestMillis > 0) {
+				Pause.millis(this.random.nextInt(this.maxRestMillis));
 			}
 		}
 	}

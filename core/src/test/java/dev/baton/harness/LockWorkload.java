@@ -30,6 +30,9 @@ final class LockWorkload {
 
 	static final List<String> NAMES = List.of("ledger", "report", "settlement:1");
 
+	/** The lock that the child JVM's workers take ({@link ChildLockProcess}), and one worker of each instance. */
+	static final String CHILD_NAME = "shared-with-child";
+
 	final Timeline timeline;
 
 	final Violations violations;
@@ -112,6 +115,23 @@ final class LockWorkload {
 				startInterruptible(new HandOverWorker(holder, instance, managers, NAMES, this, untilMillis,
 						seed * 1_000 + 700 + instance * 100 + thread), "harness-handover-" + instance + "-" + thread);
 			}
+		}
+	}
+
+	/**
+	 * Starts a worker per instance on {@link #CHILD_NAME}, which the child JVM's workers take too:
+	 * when a pause freezes a child holder past its lease, one of them takes the lock. They rest
+	 * between rounds, so that the child's workers get the lock too, and are not interrupted, so
+	 * that the interrupts of a seed stay as they were.
+	 */
+	void startSharedWithChild(List<Supplier<RedisLockManager>> managers, long untilMillis, long seed) {
+		for (int instance = 0; instance < managers.size(); instance++) {
+			LockWorker rounds = new LockWorker("instance-" + instance + "/c", instance, managers.get(instance),
+					List.of(CHILD_NAME), this, untilMillis, seed * 67 + 19 + instance).restingUpTo(600);
+			Thread worker = new Thread(rounds, "harness-lock-child-" + instance);
+			worker.setDaemon(true);
+			this.threads.add(worker);
+			worker.start();
 		}
 	}
 

@@ -28,10 +28,14 @@ final class LossReports {
 	}
 
 	void lost(int instance, LockLostEvent event) {
-		this.reportedAt.putIfAbsent(event.name() + "#" + event.fencingToken(), this.timeline.now());
-		this.reportedAtByName.computeIfAbsent(event.name(), (name) -> new CopyOnWriteArrayList<>())
-			.add(this.timeline.now());
-		this.timeline.record(event.name(), "LockLostEvent on instance-" + instance + ", token " + event.fencingToken());
+		lost(instance, event.name(), event.fencingToken());
+	}
+
+	/** A loss reported by an instance, or by the child JVM, which tells it as a line of text. */
+	void lost(int instance, String name, long fencingToken) {
+		this.reportedAt.putIfAbsent(name + "#" + fencingToken, this.timeline.now());
+		this.reportedAtByName.computeIfAbsent(name, (key) -> new CopyOnWriteArrayList<>()).add(this.timeline.now());
+		this.timeline.record(name, "LockLostEvent on instance-" + instance + ", token " + fencingToken);
 	}
 
 	/**

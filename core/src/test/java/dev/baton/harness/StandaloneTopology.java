@@ -2,6 +2,7 @@ package dev.baton.harness;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalInt;
 
 import dev.baton.test.LocalRedisServer;
 import dev.baton.test.RedisProxy;
@@ -14,9 +15,10 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * A fresh standalone Redis without persistence, every instance behind a proxy of its own: proxy
+ * A fresh standalone Redis with an append-only file, every instance behind a proxy of its own: proxy
  * faults on each instance's link, client kills and pauses and {@code kill -9} of Redis, which
- * excuses what Redis forgot.
+ * excuses what Redis forgot; and a lock instance in a child JVM, connected straight to it, which
+ * the schedule pauses.
  */
 final class StandaloneTopology implements HarnessTopology {
 
@@ -52,6 +54,11 @@ final class StandaloneTopology implements HarnessTopology {
 	public Link connect(int instance) {
 		RedisProxy proxy = RedisProxy.to(this.server);
 		return new Link(standalone(proxy.port()), InstanceProxies.single(proxy));
+	}
+
+	@Override
+	public OptionalInt childPort() {
+		return OptionalInt.of(this.server.port());
 	}
 
 	@Override
