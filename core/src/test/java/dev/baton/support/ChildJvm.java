@@ -1,6 +1,7 @@
 package dev.baton.support;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
@@ -39,9 +40,18 @@ public final class ChildJvm implements AutoCloseable {
 	}
 
 	public static ChildJvm start(Class<?> main, String... args) throws IOException {
+		String classPath = System.getProperty("java.class.path");
 		List<String> command = new ArrayList<>(List.of(
 				Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xshare:auto", "-XX:TieredStopAtLevel=1",
-				"-cp", System.getProperty("java.class.path"), main.getName()));
+				"-cp", classPath));
+		if (!classPath.contains(File.pathSeparator) && classPath.endsWith(".jar")) {
+			// A packaged application (the benchmarks' long run): its classes are in nested jars, which
+			// Spring Boot's launcher opens.
+			command.addAll(List.of("-Dloader.main=" + main.getName(), "org.springframework.boot.loader.launch.PropertiesLauncher"));
+		}
+		else {
+			command.add(main.getName());
+		}
 		command.addAll(List.of(args));
 		return new ChildJvm(new ProcessBuilder(command).redirectErrorStream(true).start());
 	}
