@@ -88,9 +88,8 @@ final class LeaseTransfers {
 			rekeyed = this.commands.rekey(lease.keys(), lease.owner(), secretOwner);
 		}
 		catch (LockUnavailableException ex) {
-			// Either owner may hold the lock now, and nobody will get the token: neither may keep it.
-			this.commands.releaseQuietly(lease.keys(), secretOwner);
-			this.commands.releaseQuietly(lease.keys(), lease.owner());
+			// Nobody will get the token.
+			this.commands.releaseEitherQuietly(lease.keys(), lease.owner(), secretOwner);
 			throw ex;
 		}
 		if (rekeyed < 0) {

@@ -150,9 +150,7 @@ final class LockAttempt implements WaitingLine.Waiter<RedisLockLease> {
 					LockAcquisitions.fenceMillis(leaseMillis));
 		}
 		catch (LockUnavailableException ex) {
-			// Either owner may hold the lock now: neither may keep it for a lease.
-			this.commands.releaseQuietly(this.keys, this.owner);
-			this.commands.releaseQuietly(this.keys, holder.owner());
+			this.commands.releaseEitherQuietly(this.keys, holder.owner(), this.owner);
 			throw ex;
 		}
 		if (token == LockCommands.UNREPLICATED) {

@@ -242,6 +242,15 @@ final class LockCommands {
 		this.calls.sendQuietly(releaseScript(keys, owner));
 	}
 
+	/**
+	 * Releases quietly for both owners of an owner change (a hand-off, a hand-over) that Redis did
+	 * not answer in time: either may hold the lock now, and neither may keep it for a lease.
+	 */
+	void releaseEitherQuietly(LockKeys keys, String oldOwner, String newOwner) {
+		releaseQuietly(keys, newOwner);
+		releaseQuietly(keys, oldOwner);
+	}
+
 	private static TimedScripts.Script releaseScript(LockKeys keys, String owner) {
 		return new TimedScripts.Script(RELEASE, List.of(keys.lock(), keys.waiting()), owner, keys.channel(), "");
 	}
