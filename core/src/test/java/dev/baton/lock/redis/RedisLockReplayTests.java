@@ -14,6 +14,7 @@ import dev.baton.internal.BatonThreads;
 import dev.baton.lock.LeaseToken;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockLostEvent;
+import dev.baton.lock.LockUnavailableException;
 import dev.baton.lock.RedisLock;
 import dev.baton.support.ProxiedRedis;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -122,6 +124,26 @@ class RedisLockReplayTests {
 					.isFalse());
 		}
 		assertNoLoss();
+	}
+
+	@Test
+	void aWaitingAcquisitionRunTwiceThatCannotSubscribeLeavesTheLockFree() throws Exception {
+		try (RedisLockManager other = RedisLockManager.builder(this.servers.direct()).build()) {
+			other.tryAcquire("order:10:held", Duration.ZERO).orElseThrow();
+			// The subscription is up: a waiter of another lock only adds its channel.
+			assertThat(this.manager.tryAcquire("order:10:held", Duration.ofMillis(100))).isEmpty();
+		}
+		this.servers.proxy().blackHoleSubscribers();
+		this.servers.proxy().dropNextReplyAndReset();
+		// The first SET takes the lock, runs again after the reset and is refused; the caller cannot
+		// get in line, as its channel's subscription gets no answer.
+		assertThatExceptionOfType(LockUnavailableException.class)
+			.isThrownBy(() -> this.manager.tryAcquire("order:10", Duration.ofSeconds(5)))
+			.withMessageContaining("order:10");
+		await().atMost(Duration.ofSeconds(2))
+			.untilAsserted(() -> assertThat(this.redis.hasKey("baton:lock:{order:10}"))
+				.as("not held for a caller that was told it failed")
+				.isFalse());
 	}
 
 	private String lockAndUnlock(String name, AtomicReference<Thread> caller) {
