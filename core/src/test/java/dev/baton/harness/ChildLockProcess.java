@@ -85,12 +85,13 @@ final class ChildLockProcess {
 	private static void warmUp(RedisLockManager locks) {
 		for (int i = 0; i < 20; i++) {
 			try {
-				LockLease lease = locks.tryAcquire(LockWorkload.CHILD_NAME + ":warm-up", Duration.ZERO).orElseThrow();
-				lease.fencingToken();
-				lease.release();
+				locks.tryAcquire(LockWorkload.CHILD_NAME + ":warm-up", Duration.ZERO).ifPresent((lease) -> {
+					lease.fencingToken();
+					lease.release();
+				});
 			}
 			catch (LockUnavailableException ex) {
-				// Still connecting.
+				// Still connecting, or slow while cold.
 				Pause.millis(50);
 			}
 		}
