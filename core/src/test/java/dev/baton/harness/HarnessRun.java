@@ -19,10 +19,10 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * One run of the harness for one seed: a fresh Redis without persistence ({@link HarnessTopology}:
- * standalone, each instance behind its own proxy, a Sentinel set, or a Cluster), {@value #INSTANCES}
- * instances, the lock and queue workloads during the fault phase, then healing, draining and the
- * checks.
+ * One run of the harness for one seed: a fresh Redis ({@link HarnessTopology}: standalone, each
+ * instance behind its own proxy, a Sentinel set, or a Cluster), {@value #INSTANCES} instances (and,
+ * where the topology has one, a lock instance in a child JVM), the lock and queue workloads during
+ * the fault phase, then healing, draining and the checks.
  */
 final class HarnessRun {
 
