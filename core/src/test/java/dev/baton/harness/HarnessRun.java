@@ -172,7 +172,8 @@ final class HarnessRun {
 		Outages outages = faults.outages(topology.outages(), this.stalls);
 		queueChecks.outages(outages);
 		queueChecks.heldRequests(faults.heldRequests());
-		queueChecks.drain(checkerQueue, Duration.ofSeconds(40));
+		// Longer without progress than a visibility timeout (10 s on a Cluster) and a retry's backoff.
+		queueChecks.drain(checkerQueue, Duration.ofSeconds(20), Duration.ofSeconds(120));
 		watch.stop();
 		instances.forEach(HarnessInstance::stopConsuming);
 		queueChecks.check();
