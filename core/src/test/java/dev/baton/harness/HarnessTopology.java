@@ -1,6 +1,7 @@
 package dev.baton.harness;
 
 import java.util.List;
+import java.util.OptionalInt;
 
 
 import org.springframework.data.redis.connection.RedisConfiguration;
@@ -32,12 +33,11 @@ interface HarnessTopology extends AutoCloseable {
 	}
 
 	/**
-	 * Where a {@link ChildLockInstance} finds Redis, as {@link ChildLockProcess} takes it, if the
-	 * topology runs one (empty if not): its schedule then pauses it on the track after the
-	 * instances'.
+	 * The port on the loopback of the Redis that a {@link ChildLockInstance} connects to straight,
+	 * if the topology runs one: its schedule then pauses it on the track after the instances'.
 	 */
-	default List<String> childRedis() {
-		return List.of();
+	default OptionalInt childPort() {
+		return OptionalInt.empty();
 	}
 
 	/** What applies the faults of the schedule's server track. */

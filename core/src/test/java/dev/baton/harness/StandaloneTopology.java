@@ -2,6 +2,7 @@ package dev.baton.harness;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalInt;
 
 import dev.baton.test.LocalRedisServer;
 import dev.baton.test.RedisProxy;
@@ -56,8 +57,8 @@ final class StandaloneTopology implements HarnessTopology {
 	}
 
 	@Override
-	public List<String> childRedis() {
-		return List.of("standalone", Integer.toString(this.server.port()));
+	public OptionalInt childPort() {
+		return OptionalInt.of(this.server.port());
 	}
 
 	@Override
