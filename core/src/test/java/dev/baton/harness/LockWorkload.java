@@ -128,20 +128,22 @@ final class LockWorkload {
 		for (int instance = 0; instance < managers.size(); instance++) {
 			LockWorker rounds = new LockWorker("instance-" + instance + "/c", instance, managers.get(instance),
 					List.of(CHILD_NAME), this, untilMillis, seed * 67 + 19 + instance).restingUpTo(600);
-			Thread worker = new Thread(rounds, "harness-lock-child-" + instance);
-			worker.setDaemon(true);
-			this.threads.add(worker);
-			worker.start();
+			startWorker(rounds, "harness-lock-child-" + instance);
 		}
 	}
 
 	/** Starts a worker whose every Baton call, and nothing else, {@link #bounds} wraps. */
 	private void startInterruptible(Runnable work, String name) {
+		this.interruptible.add(startWorker(work, name));
+	}
+
+	/** Starts a worker that {@link #await} waits for. */
+	private Thread startWorker(Runnable work, String name) {
 		Thread worker = new Thread(work, name);
 		worker.setDaemon(true);
 		this.threads.add(worker);
-		this.interruptible.add(worker);
 		worker.start();
+		return worker;
 	}
 
 	/**
@@ -181,12 +183,8 @@ final class LockWorkload {
 			AnnotatedSections sections = (AnnotatedSections) factory.getProxy();
 			for (int thread = 0; thread < threadsPerInstance; thread++) {
 				String holder = "instance-" + instance + "/a" + thread;
-				Thread worker = new Thread(new AnnotatedLockWorker(holder, instance, manager, sections, NAMES, this,
-						commandTimeout, untilMillis, seed * 1_000 + 500 + instance * 100 + thread),
-						"harness-annotated-" + instance + "-" + thread);
-				worker.setDaemon(true);
-				this.threads.add(worker);
-				worker.start();
+				startWorker(new AnnotatedLockWorker(holder, instance, manager, sections, NAMES, this, commandTimeout,
+						untilMillis, seed * 1_000 + 500 + instance * 100 + thread), "harness-annotated-" + instance + "-" + thread);
 			}
 		}
 	}
