@@ -2,12 +2,14 @@ package dev.baton.internal;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -37,7 +39,8 @@ import org.springframework.data.redis.connection.lettuce.LettucePoolingClientCon
  * the replica. Meanwhile the old primary would still take writes and lose them, so the watch also
  * follows the failover's start ({@code +failover-state-send-slaveof-noone}, published by the
  * sentinel that leads it just before it promotes the replica) and holds Baton's writes back until
- * the switch ({@link #hold()}).
+ * the switch ({@link #hold()}). An application that was frozen meanwhile reads the news it missed
+ * before it writes again ({@link FailoverHold}).
  */
 public final class PrimarySwitchWatch implements AutoCloseable {
 
@@ -65,7 +68,7 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 
 	private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
 
-	private final List<StatefulRedisPubSubConnection<String, String>> subscriptions = new ArrayList<>();
+	private final List<StatefulRedisPubSubConnection<String, String>> subscriptions = new CopyOnWriteArrayList<>();
 
 	/** Acts on switches off Lettuce's event loop, one at a time. */
 	private final ExecutorService switches = BatonThreads.PLATFORM.singleThread("baton-primary-switch");
@@ -74,13 +77,15 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 
 	private final FailoverHold hold;
 
+	private final FreezeDetector freezes = new FreezeDetector();
+
 	/** The primary last switched to, so that the same switch from several sentinels counts once. */
 	private volatile @Nullable String primary;
 
 	private PrimarySwitchWatch(LettuceConnectionFactory connectionFactory, RedisSentinelConfiguration sentinels,
 			Duration holdLimit) {
 		this.connectionFactory = connectionFactory;
-		this.hold = new FailoverHold(holdLimit);
+		this.hold = new FailoverHold(holdLimit, this.freezes, this::catchUp);
 		this.master = sentinels.getRequiredMaster().getName();
 		this.sentinels = sentinels;
 		// Resources of its own: a restart of a pooling factory may shut down the factory's.
@@ -135,6 +140,7 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 	 * subscribes again to those it reaches after a reconnect.
 	 */
 	public void start() {
+		this.freezes.start();
 		for (RedisNode node : this.sentinels.getSentinels()) {
 			try {
 				StatefulRedisPubSubConnection<String, String> connection = this.client.connectPubSub(uri(node));
@@ -183,7 +189,11 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 	 */
 	private void promoting(String message) {
 		String[] parts = message.split(" ");
-		if (parts.length == 8 && parts[5].equals(this.master) && this.hold.begin()) {
+		if (parts.length != 8 || !parts[5].equals(this.master)) {
+			return;
+		}
+		this.hold.failoverSeen();
+		if (this.hold.begin()) {
 			logger.info("Redis Sentinel is promoting " + parts[1] + " to primary '" + this.master
 					+ "'; Baton's calls wait for the switch (at most " + this.hold.limit().toMillis()
 					+ " ms), as the old primary would lose what they write");
@@ -209,6 +219,9 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 			return;
 		}
 		this.primary = newPrimary;
+		this.hold.failoverSeen();
+		// Unless the failover's start was heard of (not when the application was frozen through it).
+		this.hold.begin();
 		this.switches.execute(() -> follow(newPrimary));
 	}
 
@@ -292,8 +305,29 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 		return true;
 	}
 
+	/**
+	 * Returns once every message the sentinels sent before the call was read, or after the
+	 * bound: a {@code PING}'s reply comes after them on each subscription.
+	 */
+	private void catchUp(Duration bound) {
+		List<CompletableFuture<String>> pongs = this.subscriptions.stream()
+			.filter(StatefulRedisPubSubConnection::isOpen)
+			.map((connection) -> connection.async().ping().toCompletableFuture())
+			.toList();
+		try {
+			CompletableFuture.allOf(pongs.toArray(CompletableFuture[]::new)).get(bound.toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// A sentinel that does not answer has nothing to tell; the others' news are read.
+		}
+	}
+
 	@Override
 	public void close() {
+		this.freezes.close();
 		this.hold.end();
 		this.subscriptions.forEach(StatefulRedisPubSubConnection::closeAsync);
 		this.switches.shutdown();

@@ -10,6 +10,7 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.baton.internal.FailoverHold.Turn;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -131,10 +132,12 @@ public final class TimedScripts implements AutoCloseable {
 			Function<RedisConnection, @Nullable Object> blocking) {
 		Reply[] reply = new Reply[1];
 		try {
-			Duration left = awaitPrimary(this.timeout);
+			Turn turn = this.hold.awaitTurn(this.timeout);
+			Duration left = turn.left();
 			this.connections.run(left,
 					(commands) -> reply[0] = AsyncScripts.awaitRestoringInterrupt(async.apply(commands), left),
 					(connection) -> reply[0] = runBlocking(() -> blocking.apply(connection)));
+			this.hold.checkReply(turn);
 		}
 		catch (RuntimeException ex) {
 			throw failed(what, ex);
@@ -188,8 +191,10 @@ public final class TimedScripts implements AutoCloseable {
 	 */
 	public List<Reply> evalAll(String what, List<Script> scripts, Duration timeout, LateReplies late) {
 		List<Reply> replies = new ArrayList<>(scripts.size());
+		Turn turn;
 		try {
-			Duration left = awaitPrimary(timeout);
+			turn = this.hold.awaitTurn(timeout);
+			Duration left = turn.left();
 			this.connections.run(left, (commands) -> AsyncScripts.sendAndAwait(commands, scripts, left, late, replies),
 					(connection) -> {
 						for (Script script : scripts) {
@@ -198,6 +203,18 @@ public final class TimedScripts implements AutoCloseable {
 					});
 		}
 		catch (RuntimeException ex) {
+			throw failed(what, ex);
+		}
+		try {
+			this.hold.checkReply(turn);
+		}
+		catch (IllegalStateException ex) {
+			// Given up on: what the scripts did, wherever they ran, is for the caller to undo.
+			for (int i = 0; i < replies.size(); i++) {
+				if (replies.get(i).value() != null) {
+					late.arrived(i, replies.get(i).value());
+				}
+			}
 			throw failed(what, ex);
 		}
 		return replies;
@@ -221,26 +238,6 @@ public final class TimedScripts implements AutoCloseable {
 		catch (RuntimeException ex) {
 			// Best effort: the lease runs out anyway.
 		}
-	}
-
-	/**
-	 * Waits while a failover holds calls back, at most the call's timeout.
-	 * @return what is left of the timeout
-	 * @throws IllegalStateException if the hold outlasted the timeout: nothing was sent
-	 */
-	private Duration awaitPrimary(Duration timeout) {
-		CompletableFuture<Void> ready = this.hold.ready();
-		if (ready.isDone()) {
-			return timeout;
-		}
-		long start = System.nanoTime();
-		Reply reply = AsyncScripts.awaitRestoringInterrupt(ready.copy(), timeout);
-		Duration left = timeout.minusNanos(System.nanoTime() - start);
-		if (reply.failure() != null || left.isNegative() || left.isZero()) {
-			throw new IllegalStateException("not sent, as Redis Sentinel was still switching the primary after "
-					+ timeout.toMillis() + " ms");
-		}
-		return left;
 	}
 
 	private static Reply runBlocking(RedisConnection connection, Script script) {

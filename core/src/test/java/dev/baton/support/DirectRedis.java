@@ -1,5 +1,6 @@
 package dev.baton.support;
 
+import java.time.Duration;
 import java.util.function.Function;
 
 import dev.baton.test.RedisServer;
@@ -7,6 +8,10 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 
 /**
  * One command sent straight to one server of a replicated set or a cluster, on a connection of its
@@ -27,12 +32,21 @@ public final class DirectRedis {
 		return run(server, (commands) -> commands.get(key));
 	}
 
-	/** A field of the server's {@code INFO replication} section, or {@code "-1"} if it has none. */
 	/** Whether the key exists on that server. */
 	public static boolean exists(RedisServer server, String key) {
 		return run(server, (commands) -> commands.exists(key)) == 1;
 	}
 
+	/**
+	 * Makes the server hold every write back for a while ({@code CLIENT PAUSE ... WRITE}); reads,
+	 * replication and the sentinels' checks go on.
+	 */
+	public static void pauseWrites(RedisServer server, Duration pause) {
+		run(server, (commands) -> commands.dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8),
+				new CommandArgs<>(StringCodec.UTF8).add("PAUSE").add(pause.toMillis()).add("WRITE")));
+	}
+
+	/** A field of the server's {@code INFO replication} section, or {@code "-1"} if it has none. */
 	public static String replicationField(RedisServer server, String field) {
 		for (String line : replicationInfo(server).split("\r?\n")) {
 			if (line.startsWith(field + ":")) {

@@ -1,0 +1,79 @@
+package dev.baton.internal;
+
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Notices that this JVM stopped running for a while: a long stop-the-world pause, a {@code SIGSTOP},
+ * a suspended virtual machine. While it is stopped, news from Redis pile up unread in its sockets,
+ * and when it runs again its threads may act before those news are read. A thread that ticks
+ * every {@value #TICK_MILLIS} ms tells: a tick {@value #LATE_MILLIS} ms late means the JVM did
+ * not run (or was starved of CPU, which is as bad for reading news in time). Shorter stops are
+ * not noticed.
+ */
+public final class FreezeDetector implements AutoCloseable {
+
+	/** A detector that is never started, so never notices anything: where nothing depends on it. */
+	public static final FreezeDetector NONE = new FreezeDetector();
+
+	static final long TICK_MILLIS = 10;
+
+	static final long LATE_MILLIS = 100;
+
+	private static final long LATE_NANOS = TimeUnit.MILLISECONDS.toNanos(LATE_MILLIS);
+
+	private volatile @Nullable ScheduledExecutorService ticks;
+
+	private volatile long lastTick;
+
+	/** When a tick last came late, as {@link System#nanoTime()}; meaningless while {@link #noticed} is false. */
+	private volatile long lateTickAt;
+
+	private volatile boolean noticed;
+
+	/** Starts ticking on a platform thread of its own, until closed. */
+	public synchronized void start() {
+		if (this == NONE || this.ticks != null) {
+			return;
+		}
+		this.lastTick = System.nanoTime();
+		ScheduledExecutorService ticks = BatonThreads.PLATFORM.scheduled("baton-freeze-detector");
+		ticks.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+		this.ticks = ticks;
+	}
+
+	private void tick() {
+		long now = System.nanoTime();
+		if (now - this.lastTick > LATE_NANOS) {
+			this.lateTickAt = now;
+			this.noticed = true;
+		}
+		this.lastTick = now;
+	}
+
+	/**
+	 * Whether this JVM may have been stopped at some time after {@code since}: a tick came late
+	 * after it, or the ticks are late now (a stop that is just ending, before the ticking thread
+	 * ran again).
+	 * @param since a {@link System#nanoTime()}
+	 * @return whether a stop may have happened since then
+	 */
+	public boolean frozeSince(long since) {
+		ScheduledExecutorService ticks = this.ticks;
+		if (ticks == null || ticks.isShutdown()) {
+			return false;
+		}
+		return System.nanoTime() - this.lastTick > LATE_NANOS || (this.noticed && this.lateTickAt - since > 0);
+	}
+
+	@Override
+	public void close() {
+		ScheduledExecutorService ticks = this.ticks;
+		if (ticks != null) {
+			ticks.shutdownNow();
+		}
+	}
+
+}
