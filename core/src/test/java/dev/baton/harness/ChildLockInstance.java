@@ -2,6 +2,8 @@ package dev.baton.harness;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,7 +18,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A lock instance in a JVM of its own ({@link ChildLockProcess}), connected straight to the
- * standalone Redis, that {@link FaultKind#JVM_PAUSE} freezes with {@code SIGSTOP}: none of its
+ * standalone Redis or through the sentinels, that {@link FaultKind#JVM_PAUSE} freezes with {@code SIGSTOP}: none of its
  * threads runs, its sockets stay open, and its leases run out on Redis meanwhile, as in a long
  * garbage collection pause or a suspended VM. Its holders enter the workload's
  * {@link UnfencedCounter}, write to its {@link FencedRegister} and report their losses to the
@@ -67,13 +69,14 @@ final class ChildLockInstance implements AutoCloseable {
 	/**
 	 * Starts the child JVM, and waits until its lock manager is up; its workers begin with
 	 * {@link #start}.
-	 * @param port the standalone Redis's port on the loopback
+	 * @param redis where Redis is, as {@link ChildLockProcess} takes it
 	 * @param index the child's fault track
 	 */
-	static ChildLockInstance launch(int port, long seed, int index, LossReports losses, Timeline timeline)
+	static ChildLockInstance launch(List<String> redis, long seed, int index, LossReports losses, Timeline timeline)
 			throws IOException, InterruptedException {
-		ChildJvm jvm = ChildJvm.start(ChildLockProcess.class, Integer.toString(port), Long.toString(seed),
-				Integer.toString(THREADS));
+		List<String> arguments = new ArrayList<>(List.of(Long.toString(seed), Integer.toString(THREADS)));
+		arguments.addAll(redis);
+		ChildJvm jvm = ChildJvm.start(ChildLockProcess.class, arguments.toArray(String[]::new));
 		ChildLockInstance child = new ChildLockInstance(jvm, index, losses, timeline);
 		String first = jvm.awaitLine(ChildLockProcess.PREFIX, Duration.ofSeconds(30));
 		if (!first.equals("ready")) {

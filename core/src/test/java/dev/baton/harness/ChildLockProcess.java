@@ -7,15 +7,20 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
+import dev.baton.internal.PrimarySwitchWatch;
 import dev.baton.lock.LockLease;
 import dev.baton.lock.LockUnavailableException;
 import dev.baton.lock.redis.RedisLockManager;
 
+import org.springframework.data.redis.connection.RedisConfiguration;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -44,20 +49,27 @@ final class ChildLockProcess {
 	private ChildLockProcess() {
 	}
 
-	/** Arguments: Redis's port on the loopback, the seed, the number of worker threads. */
+	/**
+	 * Arguments: the seed, the number of worker threads, then where Redis is:
+	 * {@code standalone <port>} on the loopback, or {@code sentinel <master name> <node>...}.
+	 */
 	public static void main(String[] args) throws Exception {
-		int port = Integer.parseInt(args[0]);
-		long seed = Long.parseLong(args[1]);
-		int threads = Integer.parseInt(args[2]);
+		long seed = Long.parseLong(args[0]);
+		int threads = Integer.parseInt(args[1]);
 		ChildLockProcess child = new ChildLockProcess();
 		try (InstanceProxies link = InstanceProxies.none()) {
-			LettuceConnectionFactory factory = HarnessInstance
-				.connectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port), link.resources());
+			LettuceConnectionFactory factory = HarnessInstance.connectionFactory(redis(args), link.resources());
+			// On Sentinel, the lock manager follows the primary's switches, as the instances' do.
+			PrimarySwitchWatch watch = PrimarySwitchWatch.of(factory).orElse(null);
 			try (RedisLockManager locks = RedisLockManager.builder(factory)
 				.leaseTime(HarnessInstance.LEASE_TIME)
 				.commandTimeout(HarnessInstance.COMMAND_TIMEOUT)
 				.lockLostListener((event) -> child.tell("lost " + event.name() + " " + event.fencingToken()))
 				.build()) {
+				if (watch != null) {
+					locks.followPrimarySwitches(watch);
+					watch.start();
+				}
 				warmUp(locks);
 				child.ask("ready");
 				List<Thread> workers = new ArrayList<>();
@@ -75,10 +87,20 @@ final class ChildLockProcess {
 				child.ask("done " + locks.heldCount());
 			}
 			finally {
+				if (watch != null) {
+					watch.close();
+				}
 				factory.destroy();
 			}
 		}
 		System.exit(0);
+	}
+
+	private static RedisConfiguration redis(String[] args) {
+		if (args[2].equals("standalone")) {
+			return new RedisStandaloneConfiguration("127.0.0.1", Integer.parseInt(args[3]));
+		}
+		return new RedisSentinelConfiguration(args[3], Set.of(Arrays.copyOfRange(args, 4, args.length)));
 	}
 
 	/** Connects, loads the scripts and compiles the paths of a cold JVM, before the run counts anything. */

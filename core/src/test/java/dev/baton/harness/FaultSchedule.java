@@ -8,8 +8,8 @@ import java.util.function.Predicate;
 
 /**
  * A deterministic timeline of faults drawn from a seed: one track per instance proxy, where
- * faults follow each other, one track for the server, and on a standalone Redis one for the
- * child JVM. The same seed, instance count and
+ * faults follow each other, one track for the server, and on a standalone Redis or a Sentinel
+ * set one for the child JVM. The same seed, instance count and
  * length always give the same timeline ({@link Random}'s sequence is specified), so a seed
  * replays its faults; the interleaving of the workload's threads does not replay.
  */
@@ -117,8 +117,8 @@ final class FaultSchedule {
 	/**
 	 * A timeline for a Sentinel set: on the server track {@link FaultKind#FAILOVER} or
 	 * {@link FaultKind#PRIMARY_KILL}, far enough apart for the set to have a replica in sync again;
-	 * restarts as for a standalone Redis, and no link faults (the instances reach Sentinel's
-	 * addresses directly).
+	 * restarts and pauses of the child JVM as for a standalone Redis, and no link faults (the
+	 * instances reach Sentinel's addresses directly).
 	 */
 	static FaultSchedule generateSentinel(long seed, int instances, long lengthMillis) {
 		Random random = new Random(seed);
@@ -133,6 +133,7 @@ final class FaultSchedule {
 			at = fault.endMillis() + SENTINEL_SPACING_MILLIS + random.nextInt(3000);
 		}
 		addAllRestarts(seed, instances, end, faults);
+		addJvmPauses(new Random(seed * 61 + 13), instances, end, faults);
 		faults.sort(Comparator.comparingLong(Fault::atMillis).thenComparingInt(Fault::instance));
 		return new FaultSchedule(seed, faults);
 	}

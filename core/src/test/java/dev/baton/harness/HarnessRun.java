@@ -85,8 +85,8 @@ final class HarnessRun {
 					instances.add(new HarnessInstance(i, topology.connect(i), topology.partitionNodes().partitions(),
 							topology.visibility(), this.losses, this.ledger, this.timeline, observer));
 				}
-				if (topology.childPort().isPresent()) {
-					child = ChildLockInstance.launch(topology.childPort().getAsInt(), this.seed, INSTANCES, this.losses,
+				if (!topology.childRedis().isEmpty()) {
+					child = ChildLockInstance.launch(topology.childRedis(), this.seed, INSTANCES, this.losses,
 							this.timeline);
 				}
 				return run(schedule, topology, new StringRedisTemplate(topology.checker()), instances, child,

@@ -1,7 +1,6 @@
 package dev.baton.harness;
 
 import java.util.List;
-import java.util.OptionalInt;
 
 
 import org.springframework.data.redis.connection.RedisConfiguration;
@@ -33,11 +32,12 @@ interface HarnessTopology extends AutoCloseable {
 	}
 
 	/**
-	 * The port on the loopback of the Redis that a {@link ChildLockInstance} connects to straight,
-	 * if the topology runs one: its schedule then pauses it on the track after the instances'.
+	 * Where a {@link ChildLockInstance} finds Redis, as {@link ChildLockProcess} takes it, if the
+	 * topology runs one (empty if not): its schedule then pauses it on the track after the
+	 * instances'.
 	 */
-	default OptionalInt childPort() {
-		return OptionalInt.empty();
+	default List<String> childRedis() {
+		return List.of();
 	}
 
 	/** What applies the faults of the schedule's server track. */

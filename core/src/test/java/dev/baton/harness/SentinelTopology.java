@@ -37,7 +37,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * is excused as lost with Redis's data (unless no replica was promoted after a kill and the
  * primary came back empty): a failover may run tasks twice, counted per failover in the totals,
  * but not lose one, and a lock has two holders only if Redis lost its key, which a renewed holder
- * is told of. The sentinels' events go to the timeline.
+ * is told of. The sentinels' events go to the timeline. A lock instance in a child JVM finds the
+ * primary through the sentinels too, and the schedule pauses it as on a standalone Redis.
  */
 final class SentinelTopology implements HarnessTopology, ServerFaults {
 
@@ -108,6 +109,13 @@ final class SentinelTopology implements HarnessTopology, ServerFaults {
 	public FaultSchedule schedule(long seed, int instances, long lengthMillis) {
 		this.lengthMillis = lengthMillis;
 		return FaultSchedule.generateSentinel(seed, instances, lengthMillis);
+	}
+
+	@Override
+	public List<String> childRedis() {
+		List<String> redis = new ArrayList<>(List.of("sentinel", this.sentinel.masterName()));
+		redis.addAll(this.sentinel.sentinelNodes());
+		return redis;
 	}
 
 	@Override

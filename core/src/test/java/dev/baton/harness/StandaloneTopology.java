@@ -2,7 +2,6 @@ package dev.baton.harness;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.OptionalInt;
 
 import dev.baton.test.LocalRedisServer;
 import dev.baton.test.RedisProxy;
@@ -57,8 +56,8 @@ final class StandaloneTopology implements HarnessTopology {
 	}
 
 	@Override
-	public OptionalInt childPort() {
-		return OptionalInt.of(this.server.port());
+	public List<String> childRedis() {
+		return List.of("standalone", Integer.toString(this.server.port()));
 	}
 
 	@Override
