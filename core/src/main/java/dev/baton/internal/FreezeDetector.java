@@ -34,12 +34,19 @@ public final class FreezeDetector implements AutoCloseable {
 	private volatile boolean noticed;
 
 	/** Starts ticking on a platform thread of its own, until closed. */
-	public synchronized void start() {
-		if (this == NONE || this.ticks != null) {
+	public void start() {
+		if (this != NONE) {
+			start(BatonThreads.PLATFORM.scheduled("baton-freeze-detector"));
+		}
+	}
+
+	/** Starts ticking on the given thread, which nothing else must hold up, until closed. */
+	synchronized void start(ScheduledExecutorService ticks) {
+		if (this.ticks != null) {
+			ticks.shutdown();
 			return;
 		}
 		this.lastTick = System.nanoTime();
-		ScheduledExecutorService ticks = BatonThreads.PLATFORM.scheduled("baton-freeze-detector");
 		ticks.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
 		this.ticks = ticks;
 	}

@@ -2,9 +2,14 @@ package dev.baton.internal;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import dev.baton.support.CommandStats;
@@ -25,12 +30,20 @@ import static org.awaitility.Awaitility.await;
 /**
  * {@link TimedScripts} keeps the shared Lettuce connection it found, and finds the new one once
  * the factory replaced it; it holds calls back while a {@link FailoverHold} holds, within their
- * timeout.
+ * timeout, and after a {@link FreezeDetector freeze} until the sentinels' news are read.
  */
 @RedisTest
 class TimedScriptsTests {
 
 	private static final RedisScript<Long> INCREMENT = RedisScript.of("return redis.call('INCR', KEYS[1])", Long.class);
+
+	/** Increments after 200 ms of Redis time. */
+	private static final RedisScript<Long> SLOW_INCREMENT = RedisScript.of("""
+			local function micros() local t = redis.call('TIME') return t[1] * 1000000 + t[2] end
+			local start = micros()
+			repeat until micros() - start > 200000
+			return redis.call('INCR', KEYS[1])
+			""", Long.class);
 
 	private final String counter = "timed-scripts-tests:" + UUID.randomUUID();
 
@@ -146,6 +159,59 @@ class TimedScriptsTests {
 	}
 
 	@Test
+	void aReplyThatAFreezeMayHaveDelayedPastAFailoversStartIsRefusedAndHandedToWhoUndoesIt(RedisServer server)
+			throws Exception {
+		TimedScripts scripts = scripts(server);
+		ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
+		FreezeDetector freezes = new FreezeDetector();
+		freezes.start(ticks);
+		FailoverHold[] hold = new FailoverHold[1];
+		// Catching up after the freeze, the watch reads that a failover began meanwhile.
+		hold[0] = new FailoverHold(Duration.ofSeconds(5), freezes, (bound) -> hold[0].failoverSeen());
+		scripts.followPrimary(hold[0]);
+		Map<Integer, Object> late = new ConcurrentHashMap<>();
+		// While the script runs, the ticks are held up as in a frozen JVM.
+		ticks.schedule(() -> sleep(300), 50, TimeUnit.MILLISECONDS);
+
+		assertThatIllegalStateException()
+			.isThrownBy(() -> scripts.evalAll("count", List.of(new TimedScripts.Script(SLOW_INCREMENT, List.of(this.counter))),
+					Duration.ofSeconds(5), late::put))
+			.withMessageContaining("frozen");
+
+		assertThat(late).containsExactly(Map.entry(0, 1L));
+		assertThat(new StringRedisTemplate(this.connectionFactory).opsForValue().get(this.counter)).isEqualTo("1");
+		freezes.close();
+	}
+
+	@Test
+	void afterAFreezeACallWaitsUntilTheSentinelsNewsAreReadOnceAndTheHoldTheyBeganEnds(RedisServer server)
+			throws Exception {
+		TimedScripts scripts = scripts(server);
+		ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
+		FreezeDetector freezes = new FreezeDetector();
+		freezes.start(ticks);
+		AtomicInteger catchUps = new AtomicInteger();
+		FailoverHold[] hold = new FailoverHold[1];
+		// The news read after the freeze: a replica is being promoted; the switch follows 300 ms later.
+		hold[0] = new FailoverHold(Duration.ofSeconds(5), freezes, (bound) -> {
+			catchUps.incrementAndGet();
+			hold[0].failoverSeen();
+			hold[0].begin();
+			CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS).execute(hold[0]::end);
+		});
+		scripts.followPrimary(hold[0]);
+		ticks.submit(() -> sleep(200)).get();
+		long start = System.nanoTime();
+
+		assertThat(increment(scripts)).isEqualTo(1L);
+
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+		assertThat(increment(scripts)).isEqualTo(2L);
+		assertThat(catchUps).hasValue(1);
+		freezes.close();
+	}
+
+	@Test
 	void aHoldThatNothingEndsEndsAfterItsLimit() throws Exception {
 		FailoverHold hold = new FailoverHold(Duration.ofMillis(200));
 		assertThat(hold.begin()).isTrue();
@@ -157,6 +223,15 @@ class TimedScriptsTests {
 		assertThat(hold.holding()).isFalse();
 		assertThat(FailoverHold.NONE.begin()).isFalse();
 		assertThat(FailoverHold.NONE.holding()).isFalse();
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	private TimedScripts scripts(RedisServer server) {
