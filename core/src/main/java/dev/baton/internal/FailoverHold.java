@@ -2,8 +2,12 @@ package dev.baton.internal;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Holds writes back while Redis Sentinel promotes a replica, so that none lands on the old
@@ -18,12 +22,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * and its first writes would go to the old primary, which takes them until it is demoted: a lock
  * granted there is unknown to the new primary, which grants it to someone else. So after a
  * {@linkplain FreezeDetector freeze} a write waits until the news that came meanwhile are read
- * ({@link #awaitTurn}), and a reply that a freeze may have delayed counts only if no failover
- * began since the write went out ({@link #checkReply}).
+ * ({@link #awaitTurn}; {@link #quietTurn} for a write nobody waits for), and a reply that a
+ * freeze may have delayed counts only if no failover began since the write went out
+ * ({@link #checkReply}).
  */
 public final class FailoverHold {
 
 	private static final CompletableFuture<Void> OPEN = CompletableFuture.completedFuture(null);
+
+	/** How long a write that nobody waits for waits at most for the news after a freeze. */
+	private static final Duration QUIET_CATCH_UP_LIMIT = Duration.ofSeconds(1);
 
 	/** A hold that never holds anything: for connections that do not use Sentinel. */
 	public static final FailoverHold NONE = new FailoverHold(Duration.ZERO);
@@ -47,8 +55,7 @@ public final class FailoverHold {
 	 * @param limit how long a hold lasts at most, if nothing ends it before; zero for never holding
 	 */
 	public FailoverHold(Duration limit) {
-		this(limit, FreezeDetector.NONE, (bound) -> {
-		});
+		this(limit, FreezeDetector.NONE, () -> OPEN);
 	}
 
 	/**
@@ -124,10 +131,39 @@ public final class FailoverHold {
 		}
 	}
 
+	/**
+	 * Completes once a write that nobody waits for may go out: as {@link #awaitTurn}, without
+	 * blocking the caller.
+	 * @return a future that nobody must complete but the hold
+	 */
+	CompletableFuture<Void> quietTurn() {
+		if (!this.freezes.frozeSince(this.caughtUpFrom)) {
+			return this.ready;
+		}
+		long start = System.nanoTime();
+		return this.catchUp.start()
+			.completeOnTimeout(null, QUIET_CATCH_UP_LIMIT.toNanos(), TimeUnit.NANOSECONDS)
+			.handle((read, failure) -> caughtUp(start))
+			.thenCompose((caughtUp) -> this.ready);
+	}
+
 	private void catchUp(Duration bound) {
 		long start = System.nanoTime();
-		this.catchUp.await(bound);
+		try {
+			this.catchUp.start().get(bound.toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// A sentinel that does not answer has nothing to tell; the others' news are read.
+		}
+		caughtUp(start);
+	}
+
+	private @Nullable Void caughtUp(long start) {
 		this.caughtUpFrom = start;
+		return null;
 	}
 
 	/** A failover began or a switch was heard of: replies to writes sent before may be the old primary's. */
@@ -169,10 +205,11 @@ public final class FailoverHold {
 	interface CatchUp {
 
 		/**
-		 * Returns once every news the sentinels sent before the call was read, or after the bound.
-		 * @param bound how long to wait at most
+		 * Starts reading the news.
+		 * @return completes once every news the sentinels sent before the call was read, or
+		 * exceptionally if a sentinel does not answer
 		 */
-		void await(Duration bound);
+		CompletableFuture<?> start();
 
 	}
 

@@ -6,10 +6,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -306,23 +304,14 @@ public final class PrimarySwitchWatch implements AutoCloseable {
 	}
 
 	/**
-	 * Returns once every message the sentinels sent before the call was read, or after the
-	 * bound: a {@code PING}'s reply comes after them on each subscription.
+	 * Reads every message the sentinels sent before the call: a {@code PING}'s reply comes after
+	 * them on each subscription.
 	 */
-	private void catchUp(Duration bound) {
-		List<CompletableFuture<String>> pongs = this.subscriptions.stream()
+	private CompletableFuture<Void> catchUp() {
+		return CompletableFuture.allOf(this.subscriptions.stream()
 			.filter(StatefulRedisPubSubConnection::isOpen)
 			.map((connection) -> connection.async().ping().toCompletableFuture())
-			.toList();
-		try {
-			CompletableFuture.allOf(pongs.toArray(CompletableFuture[]::new)).get(bound.toNanos(), TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			// A sentinel that does not answer has nothing to tell; the others' news are read.
-		}
+			.toArray(CompletableFuture[]::new));
 	}
 
 	@Override

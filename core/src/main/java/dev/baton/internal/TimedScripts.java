@@ -225,9 +225,9 @@ public final class TimedScripts implements AutoCloseable {
 	 * for the caller. On clients other than Lettuce it runs blocking, its failure ignored.
 	 */
 	public void sendQuietly(Script script) {
-		CompletableFuture<Void> ready = this.hold.ready();
-		if (!ready.isDone()) {
-			ready.thenRun(() -> sendQuietly(script));
+		CompletableFuture<Void> turn = this.hold.quietTurn();
+		if (!turn.isDone()) {
+			turn.thenRun(() -> sendQuietly(script));
 			return;
 		}
 		try {

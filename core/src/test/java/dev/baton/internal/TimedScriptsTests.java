@@ -167,7 +167,10 @@ class TimedScriptsTests {
 		freezes.start(ticks);
 		FailoverHold[] hold = new FailoverHold[1];
 		// Catching up after the freeze, the watch reads that a failover began meanwhile.
-		hold[0] = new FailoverHold(Duration.ofSeconds(5), freezes, (bound) -> hold[0].failoverSeen());
+		hold[0] = new FailoverHold(Duration.ofSeconds(5), freezes, () -> {
+			hold[0].failoverSeen();
+			return CompletableFuture.completedFuture(null);
+		});
 		scripts.followPrimary(hold[0]);
 		Map<Integer, Object> late = new ConcurrentHashMap<>();
 		// While the script runs, the ticks are held up as in a frozen JVM.
@@ -192,13 +195,7 @@ class TimedScriptsTests {
 		freezes.start(ticks);
 		AtomicInteger catchUps = new AtomicInteger();
 		FailoverHold[] hold = new FailoverHold[1];
-		// The news read after the freeze: a replica is being promoted; the switch follows 300 ms later.
-		hold[0] = new FailoverHold(Duration.ofSeconds(5), freezes, (bound) -> {
-			catchUps.incrementAndGet();
-			hold[0].failoverSeen();
-			hold[0].begin();
-			CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS).execute(hold[0]::end);
-		});
+		hold[0] = new FailoverHold(Duration.ofSeconds(5), freezes, () -> promotingFor300Millis(hold[0], catchUps));
 		scripts.followPrimary(hold[0]);
 		ticks.submit(() -> sleep(200)).get();
 		long start = System.nanoTime();
@@ -209,6 +206,38 @@ class TimedScriptsTests {
 		assertThat(increment(scripts)).isEqualTo(2L);
 		assertThat(catchUps).hasValue(1);
 		freezes.close();
+	}
+
+	@Test
+	void afterAFreezeAScriptSentWithoutWaitingGoesOutOnceTheNewsAreReadAndTheHoldTheyBeganEnds(RedisServer server)
+			throws Exception {
+		TimedScripts scripts = scripts(server);
+		ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
+		FreezeDetector freezes = new FreezeDetector();
+		freezes.start(ticks);
+		AtomicInteger catchUps = new AtomicInteger();
+		FailoverHold[] hold = new FailoverHold[1];
+		hold[0] = new FailoverHold(Duration.ofSeconds(5), freezes, () -> promotingFor300Millis(hold[0], catchUps));
+		scripts.followPrimary(hold[0]);
+		ticks.submit(() -> sleep(200)).get();
+		StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
+
+		scripts.sendQuietly(new TimedScripts.Script(INCREMENT, List.of(this.counter)));
+
+		Thread.sleep(150);
+		assertThat(redis.hasKey(this.counter)).isFalse();
+		await().atMost(Duration.ofSeconds(2)).until(() -> "1".equals(redis.opsForValue().get(this.counter)));
+		assertThat(catchUps).hasValue(1);
+		freezes.close();
+	}
+
+	/** The news read after a freeze: a replica is being promoted; the switch follows 300 ms later. */
+	private static CompletableFuture<Void> promotingFor300Millis(FailoverHold hold, AtomicInteger catchUps) {
+		catchUps.incrementAndGet();
+		hold.failoverSeen();
+		hold.begin();
+		CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS).execute(hold::end);
+		return CompletableFuture.completedFuture(null);
 	}
 
 	@Test
