@@ -19,6 +19,7 @@ import dev.baton.lock.LockLease;
 import dev.baton.lock.LockUnavailableException;
 import dev.baton.lock.redis.RedisLockManager;
 
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -51,7 +52,8 @@ final class ChildLockProcess {
 
 	/**
 	 * Arguments: the seed, the number of worker threads, then where Redis is:
-	 * {@code standalone <port>} on the loopback, or {@code sentinel <master name> <node>...}.
+	 * {@code standalone <port>} on the loopback, {@code sentinel <master name> <node>...}, or
+	 * {@code cluster <node>...}.
 	 */
 	public static void main(String[] args) throws Exception {
 		long seed = Long.parseLong(args[0]);
@@ -97,10 +99,11 @@ final class ChildLockProcess {
 	}
 
 	private static RedisConfiguration redis(String[] args) {
-		if (args[2].equals("standalone")) {
-			return new RedisStandaloneConfiguration("127.0.0.1", Integer.parseInt(args[3]));
-		}
-		return new RedisSentinelConfiguration(args[3], Set.of(Arrays.copyOfRange(args, 4, args.length)));
+		return switch (args[2]) {
+			case "standalone" -> new RedisStandaloneConfiguration("127.0.0.1", Integer.parseInt(args[3]));
+			case "sentinel" -> new RedisSentinelConfiguration(args[3], Set.of(Arrays.copyOfRange(args, 4, args.length)));
+			default -> new RedisClusterConfiguration(List.of(Arrays.copyOfRange(args, 3, args.length)));
+		};
 	}
 
 	/** Connects, loads the scripts and compiles the paths of a cold JVM, before the run counts anything. */

@@ -50,7 +50,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * </ul>
  * Each instance reaches every node through a proxy of its own ({@link InstanceProxies#perNode}),
  * so its link faults (cut, black hole, latency, reset after forward) come as on a standalone
- * Redis, as do consumer, lock manager and instance restarts.
+ * Redis, as do consumer, lock manager and instance restarts. A lock instance in a child JVM
+ * reaches the nodes straight, and the schedule pauses it as on a standalone Redis.
  *
  * <p>What is left out, and why:
  * <ul>
@@ -190,6 +191,13 @@ final class ClusterTopology implements HarnessTopology, ServerFaults {
 	@Override
 	public Link connect(int instance) {
 		return new Link(configuration(), InstanceProxies.perNode(this.cluster.primaries()));
+	}
+
+	@Override
+	public List<String> childRedis() {
+		List<String> redis = new ArrayList<>(List.of("cluster"));
+		redis.addAll(this.cluster.nodes());
+		return redis;
 	}
 
 	@Override

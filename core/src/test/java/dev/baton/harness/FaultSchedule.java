@@ -8,8 +8,8 @@ import java.util.function.Predicate;
 
 /**
  * A deterministic timeline of faults drawn from a seed: one track per instance proxy, where
- * faults follow each other, one track for the server, and on a standalone Redis or a Sentinel
- * set one for the child JVM. The same seed, instance count and
+ * faults follow each other, one track for the server, and one for the child JVM. The same seed,
+ * instance count and
  * length always give the same timeline ({@link Random}'s sequence is specified), so a seed
  * replays its faults; the interleaving of the workload's threads does not replay.
  */
@@ -184,6 +184,7 @@ final class FaultSchedule {
 		// From a stream of their own, so that a seed keeps the server faults it had before these.
 		addProxyFaults(new Random(seed * 41 + 29), instances, end, CLUSTER_LINK_GAP_MILLIS, faults);
 		addAllRestarts(seed, instances, end, faults);
+		addJvmPauses(new Random(seed * 61 + 13), instances, end, faults);
 		faults.sort(Comparator.comparingLong(Fault::atMillis).thenComparingInt(Fault::instance));
 		return new FaultSchedule(seed, faults);
 	}

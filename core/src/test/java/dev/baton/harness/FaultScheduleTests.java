@@ -98,6 +98,8 @@ class FaultScheduleTests {
 		});
 		assertThat(FaultSchedule.generateCluster(27, 3, 20_000).describe())
 			.isEqualTo(FaultSchedule.generateCluster(27, 3, 20_000).describe());
+		assertThat(FaultSchedule.generateCluster(12, 3, 20_000).track(3)).isNotEmpty()
+			.allSatisfy((fault) -> assertThat(fault.kind()).isEqualTo(FaultKind.JVM_PAUSE));
 	}
 
 	/**
