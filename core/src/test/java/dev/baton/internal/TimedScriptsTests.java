@@ -49,8 +49,16 @@ class TimedScriptsTests {
 
 	private LettuceConnectionFactory connectionFactory;
 
+	private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
+
+	private final FreezeDetector freezes = new FreezeDetector();
+
+	private final AtomicInteger catchUps = new AtomicInteger();
+
 	@AfterEach
 	void tearDown() {
+		this.freezes.close();
+		this.ticks.shutdownNow();
 		if (this.connectionFactory != null) {
 			this.connectionFactory.destroy();
 		}
@@ -159,22 +167,12 @@ class TimedScriptsTests {
 	}
 
 	@Test
-	void aReplyThatAFreezeMayHaveDelayedPastAFailoversStartIsRefusedAndHandedToWhoUndoesIt(RedisServer server)
-			throws Exception {
+	void aReplyThatAFreezeMayHaveDelayedPastAFailoversStartIsRefusedAndHandedToWhoUndoesIt(RedisServer server) {
 		TimedScripts scripts = scripts(server);
-		ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
-		FreezeDetector freezes = new FreezeDetector();
-		freezes.start(ticks);
-		FailoverHold[] hold = new FailoverHold[1];
-		// Catching up after the freeze, the watch reads that a failover began meanwhile.
-		hold[0] = new FailoverHold(Duration.ofSeconds(5), freezes, () -> {
-			hold[0].failoverSeen();
-			return CompletableFuture.completedFuture(null);
-		});
-		scripts.followPrimary(hold[0]);
+		scripts.followPrimary(holdReading(FailoverHold::failoverSeen));
 		Map<Integer, Object> late = new ConcurrentHashMap<>();
 		// While the script runs, the ticks are held up as in a frozen JVM.
-		ticks.schedule(() -> sleep(300), 50, TimeUnit.MILLISECONDS);
+		this.ticks.schedule(() -> sleep(300), 50, TimeUnit.MILLISECONDS);
 
 		assertThatIllegalStateException()
 			.isThrownBy(() -> scripts.evalAll("count", List.of(new TimedScripts.Script(SLOW_INCREMENT, List.of(this.counter))),
@@ -183,43 +181,29 @@ class TimedScriptsTests {
 
 		assertThat(late).containsExactly(Map.entry(0, 1L));
 		assertThat(new StringRedisTemplate(this.connectionFactory).opsForValue().get(this.counter)).isEqualTo("1");
-		freezes.close();
 	}
 
 	@Test
 	void afterAFreezeACallWaitsUntilTheSentinelsNewsAreReadOnceAndTheHoldTheyBeganEnds(RedisServer server)
 			throws Exception {
 		TimedScripts scripts = scripts(server);
-		ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
-		FreezeDetector freezes = new FreezeDetector();
-		freezes.start(ticks);
-		AtomicInteger catchUps = new AtomicInteger();
-		FailoverHold[] hold = new FailoverHold[1];
-		hold[0] = new FailoverHold(Duration.ofSeconds(5), freezes, () -> promotingFor300Millis(hold[0], catchUps));
-		scripts.followPrimary(hold[0]);
-		ticks.submit(() -> sleep(200)).get();
+		scripts.followPrimary(holdReading(TimedScriptsTests::promotingFor300Millis));
+		this.ticks.submit(() -> sleep(200)).get();
 		long start = System.nanoTime();
 
 		assertThat(increment(scripts)).isEqualTo(1L);
 
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
 		assertThat(increment(scripts)).isEqualTo(2L);
-		assertThat(catchUps).hasValue(1);
-		freezes.close();
+		assertThat(this.catchUps).hasValue(1);
 	}
 
 	@Test
 	void afterAFreezeAScriptSentWithoutWaitingGoesOutOnceTheNewsAreReadAndTheHoldTheyBeganEnds(RedisServer server)
 			throws Exception {
 		TimedScripts scripts = scripts(server);
-		ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
-		FreezeDetector freezes = new FreezeDetector();
-		freezes.start(ticks);
-		AtomicInteger catchUps = new AtomicInteger();
-		FailoverHold[] hold = new FailoverHold[1];
-		hold[0] = new FailoverHold(Duration.ofSeconds(5), freezes, () -> promotingFor300Millis(hold[0], catchUps));
-		scripts.followPrimary(hold[0]);
-		ticks.submit(() -> sleep(200)).get();
+		scripts.followPrimary(holdReading(TimedScriptsTests::promotingFor300Millis));
+		this.ticks.submit(() -> sleep(200)).get();
 		StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
 
 		scripts.sendQuietly(new TimedScripts.Script(INCREMENT, List.of(this.counter)));
@@ -227,17 +211,29 @@ class TimedScriptsTests {
 		Thread.sleep(150);
 		assertThat(redis.hasKey(this.counter)).isFalse();
 		await().atMost(Duration.ofSeconds(2)).until(() -> "1".equals(redis.opsForValue().get(this.counter)));
-		assertThat(catchUps).hasValue(1);
-		freezes.close();
+		assertThat(this.catchUps).hasValue(1);
+	}
+
+	/**
+	 * A hold whose freeze detector ticks on {@link #ticks}, which a test holds up as in a frozen
+	 * JVM, and whose catch-up reads the given news.
+	 */
+	private FailoverHold holdReading(Consumer<FailoverHold> news) {
+		this.freezes.start(this.ticks);
+		FailoverHold[] hold = new FailoverHold[1];
+		hold[0] = new FailoverHold(Duration.ofSeconds(5), this.freezes, () -> {
+			this.catchUps.incrementAndGet();
+			news.accept(hold[0]);
+			return CompletableFuture.completedFuture(null);
+		});
+		return hold[0];
 	}
 
 	/** The news read after a freeze: a replica is being promoted; the switch follows 300 ms later. */
-	private static CompletableFuture<Void> promotingFor300Millis(FailoverHold hold, AtomicInteger catchUps) {
-		catchUps.incrementAndGet();
+	private static void promotingFor300Millis(FailoverHold hold) {
 		hold.failoverSeen();
 		hold.begin();
 		CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS).execute(hold::end);
-		return CompletableFuture.completedFuture(null);
 	}
 
 	@Test
