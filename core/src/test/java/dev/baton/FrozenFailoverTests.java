@@ -31,8 +31,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * An application frozen (a long stop-the-world pause, a suspended VM) while Redis Sentinel fails
  * its primary over: when it runs again, its threads may write before it has read the sentinels'
- * news, and the old primary, not yet demoted, would grant a lock the new primary knows nothing of.
- * Here the news reach the frozen JVM late (the sentinels are behind a proxy with latency), so
+ * messages, and the old primary, not yet demoted, would grant a lock the new primary knows nothing of.
+ * Here the messages reach the frozen JVM late (the sentinels are behind a proxy with latency), so
  * that its first write after the freeze always comes before them.
  */
 class FrozenFailoverTests {
@@ -58,7 +58,7 @@ class FrozenFailoverTests {
 				child.send("acquire nightly");
 				sentinel.failover();
 				child.resumeAfter(Duration.ZERO);
-				// The news of the failover are still on their way to the child; later ones come without delay.
+				// The messages of the failover are still on their way to the child; later ones come without delay.
 				TimeUnit.SECONDS.sleep(1);
 				proxies.forEach(RedisProxy::heal);
 

@@ -18,10 +18,10 @@ import org.jspecify.annotations.Nullable;
  * the latest after a bound, whichever comes first.
  *
  * <p>An application that was frozen while the sentinels failed the primary over (a long
- * stop-the-world pause, a suspended VM) has their news unread in its sockets when it runs again,
+ * stop-the-world pause, a suspended VM) has their messages unread in its sockets when it runs again,
  * and its first writes would go to the old primary, which takes them until it is demoted: a lock
  * granted there is unknown to the new primary, which grants it to someone else. So after a
- * {@linkplain FreezeDetector freeze} a write waits until the news that came meanwhile are read
+ * {@linkplain FreezeDetector freeze} a write waits until the messages that came meanwhile are read
  * ({@link #awaitTurn}; {@link #quietTurn} for a write nobody waits for), and a reply that a
  * freeze may have delayed counts only if no failover began since the write went out
  * ({@link #checkReply}).
@@ -30,7 +30,7 @@ public final class FailoverHold {
 
 	private static final CompletableFuture<Void> OPEN = CompletableFuture.completedFuture(null);
 
-	/** How long a write that nobody waits for waits at most for the news after a freeze. */
+	/** How long a write that nobody waits for waits at most for the messages after a freeze. */
 	private static final Duration QUIET_CATCH_UP_LIMIT = Duration.ofSeconds(1);
 
 	/** A hold that never holds anything: for connections that do not use Sentinel. */
@@ -62,7 +62,7 @@ public final class FailoverHold {
 	 * A hold that is open now.
 	 * @param limit how long a hold lasts at most, if nothing ends it before; zero for never holding
 	 * @param freezes what tells that the application was frozen
-	 * @param catchUp reads the sentinels' news that came while it was
+	 * @param catchUp reads the sentinels' messages that came while it was
 	 */
 	FailoverHold(Duration limit, FreezeDetector freezes, CatchUp catchUp) {
 		this.limit = limit;
@@ -89,7 +89,7 @@ public final class FailoverHold {
 	}
 
 	/**
-	 * Waits until a write may go out: first reads the sentinels' news if the application was
+	 * Waits until a write may go out: first reads the sentinels' messages if the application was
 	 * frozen since they were last read, then waits while a failover holds writes back, all
 	 * within the timeout.
 	 * @param timeout how long the write may take in all
@@ -115,7 +115,7 @@ public final class FailoverHold {
 
 	/**
 	 * Checks the reply to a write sent in its turn. A reply counts unless the application may
-	 * have been frozen since the write went out and, once the news of that time are read, a
+	 * have been frozen since the write went out and, once the messages of that time are read, a
 	 * failover began meanwhile: the write may then have gone to the old primary.
 	 * @param turn the write's turn
 	 * @throws IllegalStateException if the reply does not count; what the write did is unknown
@@ -156,7 +156,7 @@ public final class FailoverHold {
 			Thread.currentThread().interrupt();
 		}
 		catch (ExecutionException | TimeoutException ex) {
-			// A sentinel that does not answer has nothing to tell; the others' news are read.
+			// A sentinel that does not answer has nothing to tell; the others' messages are read.
 		}
 		caughtUp(start);
 	}
@@ -200,13 +200,13 @@ public final class FailoverHold {
 
 	}
 
-	/** Reads the sentinels' news. */
+	/** Reads the sentinels' messages. */
 	@FunctionalInterface
 	interface CatchUp {
 
 		/**
-		 * Starts reading the news.
-		 * @return completes once every news the sentinels sent before the call was read, or
+		 * Starts reading the messages.
+		 * @return completes once every message the sentinels sent before the call was read, or
 		 * exceptionally if a sentinel does not answer
 		 */
 		CompletableFuture<?> start();

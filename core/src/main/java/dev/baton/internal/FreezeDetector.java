@@ -7,10 +7,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Notices that this JVM stopped running for a while: a long stop-the-world pause, a {@code SIGSTOP},
- * a suspended virtual machine. While it is stopped, news from Redis pile up unread in its sockets,
- * and when it runs again its threads may act before those news are read. A thread that ticks
+ * a suspended virtual machine. While it is stopped, messages from Redis pile up unread in its sockets,
+ * and when it runs again its threads may act before those messages are read. A thread that ticks
  * every {@value #TICK_MILLIS} ms tells: a tick {@value #LATE_MILLIS} ms late means the JVM did
- * not run (or was starved of CPU, which is as bad for reading news in time). Shorter stops are
+ * not run (or was starved of CPU, which is as bad for reading messages in time). Shorter stops are
  * not noticed.
  */
 public final class FreezeDetector implements AutoCloseable {

@@ -37,7 +37,7 @@ import org.springframework.data.redis.connection.lettuce.LettucePoolingClientCon
  * the replica. Meanwhile the old primary would still take writes and lose them, so the watch also
  * follows the failover's start ({@code +failover-state-send-slaveof-noone}, published by the
  * sentinel that leads it just before it promotes the replica) and holds Baton's writes back until
- * the switch ({@link #hold()}). An application that was frozen meanwhile reads the news it missed
+ * the switch ({@link #hold()}). An application that was frozen meanwhile reads the messages it missed
  * before it writes again ({@link FailoverHold}).
  */
 public final class PrimarySwitchWatch implements AutoCloseable {

@@ -30,7 +30,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * {@link TimedScripts} keeps the shared Lettuce connection it found, and finds the new one once
  * the factory replaced it; it holds calls back while a {@link FailoverHold} holds, within their
- * timeout, and after a {@link FreezeDetector freeze} until the sentinels' news are read.
+ * timeout, and after a {@link FreezeDetector freeze} until the sentinels' messages are read.
  */
 @RedisTest
 class TimedScriptsTests {
@@ -216,20 +216,20 @@ class TimedScriptsTests {
 
 	/**
 	 * A hold whose freeze detector ticks on {@link #ticks}, which a test holds up as in a frozen
-	 * JVM, and whose catch-up reads the given news.
+	 * JVM, and whose catch-up reads the given messages.
 	 */
-	private FailoverHold holdReading(Consumer<FailoverHold> news) {
+	private FailoverHold holdReading(Consumer<FailoverHold> messages) {
 		this.freezes.start(this.ticks);
 		FailoverHold[] hold = new FailoverHold[1];
 		hold[0] = new FailoverHold(Duration.ofSeconds(5), this.freezes, () -> {
 			this.catchUps.incrementAndGet();
-			news.accept(hold[0]);
+			messages.accept(hold[0]);
 			return CompletableFuture.completedFuture(null);
 		});
 		return hold[0];
 	}
 
-	/** The news read after a freeze: a replica is being promoted; the switch follows 300 ms later. */
+	/** The messages read after a freeze: a replica is being promoted; the switch follows 300 ms later. */
 	private static void promotingFor300Millis(FailoverHold hold) {
 		hold.failoverSeen();
 		hold.begin();
