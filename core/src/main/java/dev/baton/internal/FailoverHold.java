@@ -124,6 +124,8 @@ public final class FailoverHold {
 		if (!this.freezes.frozeSince(turn.startedAt())) {
 			return;
 		}
+		// As long as the write could take again: after a real freeze none of its time is left, and
+		// the messages must still be read before the reply may count.
 		catchUp(turn.left());
 		if (this.failovers.get() != turn.failovers()) {
 			throw new IllegalStateException("Redis Sentinel failed the primary over while this application was frozen:"
