@@ -20,7 +20,7 @@ import org.springframework.core.env.MapPropertySource;
  * is configured and nothing answers on {@code localhost:6379}, starts a {@code redis-server}
  * process on that port (as {@code baton-test} does for tests) and points the application at it.
  * That server lives and dies with this instance; several instances share one started alone
- * ({@link RedisOnly}).
+ * ({@link ServicesOnly}).
  */
 class EmbeddedRedisFallback implements ApplicationListener<ApplicationEnvironmentPreparedEvent> {
 
@@ -38,8 +38,8 @@ class EmbeddedRedisFallback implements ApplicationListener<ApplicationEnvironmen
 		RedisServer server = RedisServers.startLocal(DEFAULT_PORT);
 		logger.info("No Redis configured or running on localhost:" + DEFAULT_PORT + "; started an embedded "
 				+ server.version() + " at " + server.url() + ", which stops with this instance (set "
-				+ "spring.data.redis.host to use your own; for several instances, start Redis alone first with "
-				+ RedisOnly.ARGUMENT + ")");
+				+ "spring.data.redis.host to use your own; for several instances, start Redis and the database alone first with "
+				+ ServicesOnly.ARGUMENT + ")");
 		environment.getPropertySources()
 			.addFirst(new MapPropertySource("embeddedRedis",
 					Map.of("spring.data.redis.host", server.host(), "spring.data.redis.port", server.port())));

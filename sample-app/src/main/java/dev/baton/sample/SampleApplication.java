@@ -10,8 +10,8 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 public class SampleApplication {
 
 	public static void main(String[] args) throws Exception {
-		if (RedisOnly.requested(args)) {
-			RedisOnly.run(args);
+		if (ServicesOnly.requested(args)) {
+			ServicesOnly.run(args);
 			return;
 		}
 		SpringApplication application = new SpringApplication(SampleApplication.class);

@@ -21,7 +21,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The README's two-instance recipe, each step a process of its own as on a developer's machine:
- * Redis started alone ({@code --redis-only}), then two instances sharing it and a file database.
+ * Redis and the database started alone ({@code --services-only}), then two instances sharing them.
  * Stopping either instance leaves the other working: it cancels the unpaid orders placed on the
  * stopped one.
  */
@@ -46,27 +46,30 @@ class TwoInstancesRecipeTests {
 	@Test
 	void eitherInstanceStopsAndTheOtherCancelsItsUnpaidOrders() throws Exception {
 		int redisPort = freePort();
-		start("redis", RedisOnly.ARGUMENT, "--redis.port=" + redisPort, "--redis.dir=" + this.dir.resolve("redis"));
-		await().atMost(STARTUP).until(() -> log("redis").contains("ready at redis://127.0.0.1:" + redisPort));
+		int dbPort = freePort();
+		start("services", ServicesOnly.ARGUMENT, "--redis.port=" + redisPort, "--redis.dir=" + this.dir.resolve("redis"),
+				"--db.port=" + dbPort, "--db.dir=" + this.dir.resolve("db"));
+		await().atMost(STARTUP).until(() -> log("services").contains("Database ready at jdbc:h2:tcp://localhost:" + dbPort));
+		assertThat(log("services")).contains("ready at redis://127.0.0.1:" + redisPort);
 
-		Instance first = startInstance("first", redisPort);
-		Instance second = startInstance("second", redisPort);
+		Instance first = startInstance("first", redisPort, dbPort);
+		Instance second = startInstance("second", redisPort, dbPort);
 
 		List<String> placedOnFirst = placeUnpaidOrders(first);
 		stop(first);
-		assertAllCancelled(second, placedOnFirst);
+		assertAllCancelled(second, first, placedOnFirst);
 
-		Instance firstAgain = startInstance("first-again", redisPort);
+		Instance firstAgain = startInstance("first-again", redisPort, dbPort);
 		List<String> placedOnSecond = placeUnpaidOrders(second);
 		stop(second);
-		assertAllCancelled(firstAgain, placedOnSecond);
+		assertAllCancelled(firstAgain, second, placedOnSecond);
 	}
 
-	private Instance startInstance(String name, int redisPort) throws IOException {
+	private Instance startInstance(String name, int redisPort, int dbPort) throws IOException {
 		int port = freePort();
 		Process process = start(name, "--spring.profiles.active=shared-db", "--server.port=" + port,
 				"--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + redisPort,
-				"--spring.datasource.url=jdbc:h2:file:" + this.dir.resolve("db") + ";AUTO_SERVER=TRUE",
+				"--spring.datasource.url=jdbc:h2:tcp://localhost:" + dbPort + "/orders",
 				"--app.instance-id=" + name);
 		Instance instance = new Instance(name, process, new HttpTestClient(port));
 		await().atMost(STARTUP).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
@@ -85,10 +88,14 @@ class TwoInstancesRecipeTests {
 		}
 	}
 
+	/**
+	 * Places orders due while the instance stops right after (the first three, cancelled by
+	 * either) and after it stopped.
+	 */
 	private static List<String> placeUnpaidOrders(Instance instance) {
 		List<String> orders = new ArrayList<>();
-		for (int i = 0; i < 5; i++) {
-			HttpResponse<String> placed = instance.http().send("POST", "/orders?paymentTimeout=" + (i == 0 ? "1s" : "4s"));
+		for (String paymentTimeout : List.of("1s", "300ms", "600ms", "4s", "4s")) {
+			HttpResponse<String> placed = instance.http().send("POST", "/orders?paymentTimeout=" + paymentTimeout);
 			orders.add(placed.headers().firstValue("Location").orElseThrow());
 		}
 		return orders;
@@ -100,11 +107,12 @@ class TwoInstancesRecipeTests {
 		assertThat(instance.process().waitFor(60, TimeUnit.SECONDS)).as("%s stopped", instance.name()).isTrue();
 	}
 
-	private void assertAllCancelled(Instance survivor, List<String> orders) {
+	private void assertAllCancelled(Instance survivor, Instance stopped, List<String> orders) {
 		await().atMost(Duration.ofSeconds(40))
 			.pollInterval(Duration.ofMillis(500))
-			.untilAsserted(() -> assertThat(orders).as("orders as %s sees them; redis log:%n%s", survivor.name(),
-					log("redis"))
+			.untilAsserted(() -> assertThat(orders)
+				.as("orders as %s sees them; its log:%n%s%n%s's log:%n%s%nservices' log:%n%s", survivor.name(),
+						log(survivor.name()), stopped.name(), log(stopped.name()), log("services"))
 				.allSatisfy((order) -> assertThat(survivor.http().send("GET", order).body()).contains("CANCELLED")));
 	}
 
