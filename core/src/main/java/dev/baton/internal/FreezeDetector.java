@@ -3,6 +3,8 @@ package dev.baton.internal;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,7 +13,9 @@ import org.jspecify.annotations.Nullable;
  * and when it runs again its threads may act before those messages are read. A thread that ticks
  * every {@value #TICK_MILLIS} ms tells: a tick {@value #LATE_MILLIS} ms late means the JVM did
  * not run (or was starved of CPU, which is as bad for reading messages in time). Shorter stops are
- * not noticed.
+ * not noticed. A stop of {@value #LOGGED_MILLIS} ms or more is logged at WARN, for whoever looks
+ * into what the application did then (a lock lost, a write refused); shorter ones come with a
+ * loaded machine and are logged at DEBUG.
  */
 public final class FreezeDetector implements AutoCloseable {
 
@@ -22,7 +26,11 @@ public final class FreezeDetector implements AutoCloseable {
 
 	static final long LATE_MILLIS = 100;
 
+	static final long LOGGED_MILLIS = 1000;
+
 	private static final long LATE_NANOS = TimeUnit.MILLISECONDS.toNanos(LATE_MILLIS);
+
+	private final Log logger;
 
 	private volatile @Nullable ScheduledExecutorService ticks;
 
@@ -32,6 +40,15 @@ public final class FreezeDetector implements AutoCloseable {
 	private volatile long lateTickAt;
 
 	private volatile boolean noticed;
+
+	/** A detector that logs the stops it notices to this class's logger. */
+	public FreezeDetector() {
+		this(LogFactory.getLog(FreezeDetector.class));
+	}
+
+	FreezeDetector(Log logger) {
+		this.logger = logger;
+	}
 
 	/** Starts ticking on a platform thread of its own, until closed. */
 	public void start() {
@@ -53,11 +70,29 @@ public final class FreezeDetector implements AutoCloseable {
 
 	private void tick() {
 		long now = System.nanoTime();
-		if (now - this.lastTick > LATE_NANOS) {
+		long late = now - this.lastTick;
+		if (late > LATE_NANOS) {
 			this.lateTickAt = now;
 			this.noticed = true;
+			log(TimeUnit.NANOSECONDS.toMillis(late));
 		}
 		this.lastTick = now;
+	}
+
+	/** Rare (a late tick), so the message is built whether or not it is logged. */
+	private void log(long stoppedMillis) {
+		if (stoppedMillis >= LOGGED_MILLIS) {
+			this.logger.warn(stopped(stoppedMillis));
+		}
+		else {
+			this.logger.debug(stopped(stoppedMillis));
+		}
+	}
+
+	private static String stopped(long millis) {
+		return "This JVM did not run for about " + millis + " ms (a stop-the-world pause, a suspended VM or a "
+				+ "starved CPU); Baton's next writes through Redis Sentinel wait until the sentinels' messages of "
+				+ "that time are read, and replies that a failover may have made stale are refused";
 	}
 
 	/**

@@ -1,0 +1,88 @@
+package dev.baton.internal;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+import org.apache.commons.logging.impl.NoOpLog;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link FreezeDetector} on a ticking thread that the tests hold up, as a stop of the JVM holds up
+ * every thread.
+ */
+class FreezeDetectorTests {
+
+	private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
+
+	private final RecordingLog log = new RecordingLog();
+
+	private final FreezeDetector freezes = new FreezeDetector(this.log);
+
+	@AfterEach
+	void tearDown() {
+		this.freezes.close();
+		this.ticks.shutdownNow();
+	}
+
+	@Test
+	void aStopOfASecondOrMoreIsNoticedAndLoggedAtWarnWithItsLength() throws Exception {
+		this.freezes.start(this.ticks);
+		long before = System.nanoTime();
+
+		this.ticks.submit(() -> sleep(1200)).get();
+		Thread.sleep(50);
+
+		assertThat(this.freezes.frozeSince(before)).isTrue();
+		assertThat(this.log.warnings).singleElement()
+			.asString()
+			.containsPattern("^This JVM did not run for about 1[2-9]\\d\\d ms")
+			.contains("sentinels' messages");
+	}
+
+	@Test
+	void aShorterStopIsNoticedButLoggedOnlyAtDebug() throws Exception {
+		this.freezes.start(this.ticks);
+		long before = System.nanoTime();
+
+		this.ticks.submit(() -> sleep(300)).get();
+		Thread.sleep(50);
+
+		assertThat(this.freezes.frozeSince(before)).isTrue();
+		assertThat(this.log.warnings).isEmpty();
+		assertThat(this.log.debugs)
+			.anySatisfy((message) -> assertThat(message).asString().containsPattern("^This JVM did not run for about 3\\d\\d ms"));
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private static final class RecordingLog extends NoOpLog {
+
+		final List<Object> warnings = new CopyOnWriteArrayList<>();
+
+		final List<Object> debugs = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void warn(Object message) {
+			this.warnings.add(message);
+		}
+
+		@Override
+		public void debug(Object message) {
+			this.debugs.add(message);
+		}
+
+	}
+
+}
