@@ -41,10 +41,38 @@ class FrozenFailoverTests {
 
 	@Test
 	void aJvmFrozenThroughAFailoverTakesItsNextLockOnTheNewPrimary() throws Exception {
+		Outcome outcome = acquireAfterAFreezeThroughAFailover();
+
+		assertThat(outcome.reply()).isEqualTo("granted");
+		assertThat(outcome.onNewPrimary()).as("the lock the child was granted is on the new primary").isTrue();
+	}
+
+	@Test
+	void aJvmFrozenThroughAFailoverWaitingForReplicasIsNotGrantedALockOnTheOldPrimary() throws Exception {
+		// Its acquisition goes out on a connection of its own, opened to the old primary before the
+		// freeze and not held back: the WAIT behind it is what refuses it, as the replica it waits
+		// for follows the new primary now.
+		Outcome outcome = acquireAfterAFreezeThroughAFailover(Child.WAIT_FOR_REPLICA);
+
+		if (outcome.reply().equals("granted")) {
+			assertThat(outcome.onNewPrimary()).as("the lock the child was granted is on the new primary").isTrue();
+		}
+		else {
+			assertThat(outcome.reply()).startsWith("failed").contains("replica");
+			assertThat(outcome.onNewPrimary()).as("a lock on the new primary").isFalse();
+		}
+	}
+
+	/**
+	 * Freezes the child, fails the primary over and lets the child take a lock as it runs again,
+	 * with the failover's messages still on their way to it.
+	 */
+	private Outcome acquireAfterAFreezeThroughAFailover(String... childOptions) throws Exception {
 		List<RedisProxy> proxies = new ArrayList<>();
 		try (LocalRedisSentinel sentinel = RedisServers.startSentinel()) {
 			sentinel.sentinels().forEach((node) -> proxies.add(RedisProxy.to(node.host(), node.port())));
-			List<String> args = new ArrayList<>(List.of(sentinel.masterName()));
+			List<String> args = new ArrayList<>(List.of(childOptions));
+			args.add(sentinel.masterName());
 			proxies.forEach((proxy) -> args.add(proxy.host() + ":" + proxy.port()));
 			LocalRedisServer newPrimary = sentinel.dataNodes().stream()
 				.filter((node) -> node.port() != sentinel.primaryPort())
@@ -62,10 +90,8 @@ class FrozenFailoverTests {
 				TimeUnit.SECONDS.sleep(1);
 				proxies.forEach(RedisProxy::heal);
 
-				String outcome = child.awaitLine("outcome", Duration.ofSeconds(30));
-				assertThat(outcome).isEqualTo("granted");
-				assertThat(DirectRedis.exists(newPrimary, LOCK_KEY))
-					.as("the lock the child was granted is on the new primary").isTrue();
+				String reply = child.awaitLine("outcome", Duration.ofSeconds(30));
+				return new Outcome(reply, DirectRedis.exists(newPrimary, LOCK_KEY));
 			}
 		}
 		finally {
@@ -99,18 +125,35 @@ class FrozenFailoverTests {
 		}
 	}
 
+	/**
+	 * What the child's acquisition after the freeze came to.
+	 * @param reply "granted", "refused" or "failed: " and why
+	 * @param onNewPrimary whether the new primary has the lock
+	 */
+	private record Outcome(String reply, boolean onNewPrimary) {
+
+	}
+
 	/** The frozen application: a lock manager that follows the primary's switches, and takes locks when asked. */
 	static final class Child {
 
-		public static void main(String[] args) throws Exception {
+		/** The first argument, if the child's acquisitions wait for a replica. */
+		static final String WAIT_FOR_REPLICA = "--wait-for-replica";
+
+		public static void main(String[] arguments) throws Exception {
+			boolean waitForReplica = arguments[0].equals(WAIT_FOR_REPLICA);
+			List<String> args = Arrays.asList(arguments).subList(waitForReplica ? 1 : 0, arguments.length);
 			LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(
-					new RedisSentinelConfiguration(args[0], Set.copyOf(Arrays.asList(args).subList(1, args.length))));
+					new RedisSentinelConfiguration(args.get(0), Set.copyOf(args.subList(1, args.size()))));
 			connectionFactory.afterPropertiesSet();
 			connectionFactory.start();
 			PrimarySwitchWatch watch = PrimarySwitchWatch.of(connectionFactory).orElseThrow();
-			RedisLockManager locks = RedisLockManager.builder(connectionFactory)
-				.commandTimeout(Duration.ofSeconds(10))
-				.build();
+			RedisLockManager.Builder builder = RedisLockManager.builder(connectionFactory)
+				.commandTimeout(Duration.ofSeconds(10));
+			if (waitForReplica) {
+				builder.replicaAcknowledgement(1, Duration.ofMillis(500));
+			}
+			RedisLockManager locks = builder.build();
 			locks.followPrimarySwitches(watch);
 			watch.start();
 			locks.tryAcquire("warm-up", Duration.ZERO).ifPresent(LockLease::release);
