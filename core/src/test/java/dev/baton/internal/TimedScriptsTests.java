@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import dev.baton.support.CommandStats;
+import org.apache.commons.logging.impl.NoOpLog;
 import dev.baton.test.RedisServer;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.AfterEach;
@@ -51,7 +52,22 @@ class TimedScriptsTests {
 
 	private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
 
-	private final FreezeDetector freezes = new FreezeDetector();
+	/** Stops the detector noticed: those the tests make, and any a loaded machine adds (a starved ticking thread). */
+	private final AtomicInteger stopsNoticed = new AtomicInteger();
+
+	private final FreezeDetector freezes = new FreezeDetector(new NoOpLog() {
+
+		@Override
+		public void debug(Object message) {
+			TimedScriptsTests.this.stopsNoticed.incrementAndGet();
+		}
+
+		@Override
+		public void warn(Object message) {
+			TimedScriptsTests.this.stopsNoticed.incrementAndGet();
+		}
+
+	});
 
 	private final AtomicInteger catchUps = new AtomicInteger();
 
@@ -195,7 +211,7 @@ class TimedScriptsTests {
 
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
 		assertThat(increment(scripts)).isEqualTo(2L);
-		assertThat(this.catchUps).hasValue(1);
+		assertCaughtUpOncePerStop();
 	}
 
 	@Test
@@ -211,7 +227,7 @@ class TimedScriptsTests {
 		Thread.sleep(150);
 		assertThat(redis.hasKey(this.counter)).isFalse();
 		await().atMost(Duration.ofSeconds(2)).until(() -> "1".equals(redis.opsForValue().get(this.counter)));
-		assertThat(this.catchUps).hasValue(1);
+		assertCaughtUpOncePerStop();
 	}
 
 	/**
@@ -227,6 +243,16 @@ class TimedScriptsTests {
 			return CompletableFuture.completedFuture(null);
 		});
 		return hold[0];
+	}
+
+	/**
+	 * The messages were read once for the stop the test made, not once per call: once more for
+	 * each stop that the load of the machine added, which the detector cannot tell from a freeze.
+	 */
+	private void assertCaughtUpOncePerStop() {
+		await().atMost(Duration.ofSeconds(2))
+			.untilAsserted(() -> assertThat(this.catchUps.get()).isPositive()
+				.isLessThanOrEqualTo(this.stopsNoticed.get()));
 	}
 
 	/** The messages read after a freeze: a replica is being promoted; the switch follows 300 ms later. */
