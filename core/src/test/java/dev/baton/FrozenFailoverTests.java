@@ -43,8 +43,10 @@ class FrozenFailoverTests {
 	void aJvmFrozenThroughAFailoverTakesItsNextLockOnTheNewPrimary() throws Exception {
 		Outcome outcome = acquireAfterAFreezeThroughAFailover();
 
-		assertThat(outcome.reply()).isEqualTo("granted");
-		assertThat(outcome.onNewPrimary()).as("the lock the child was granted is on the new primary").isTrue();
+		// Granted on the new primary as a rule. On a loaded machine the detector may also take the
+		// write's round trip for a stop, and a failover message read after the write went out then
+		// makes the reply not count: refused, its outcome unknown, which is safe too.
+		outcome.assertGrantedOnTheNewPrimaryOrRefused("frozen");
 	}
 
 	@Test
@@ -54,13 +56,7 @@ class FrozenFailoverTests {
 		// for follows the new primary now.
 		Outcome outcome = acquireAfterAFreezeThroughAFailover(Child.WAIT_FOR_REPLICA);
 
-		if (outcome.reply().equals("granted")) {
-			assertThat(outcome.onNewPrimary()).as("the lock the child was granted is on the new primary").isTrue();
-		}
-		else {
-			assertThat(outcome.reply()).startsWith("failed").contains("replica");
-			assertThat(outcome.onNewPrimary()).as("a lock on the new primary").isFalse();
-		}
+		outcome.assertGrantedOnTheNewPrimaryOrRefused("replica");
 	}
 
 	/**
@@ -91,7 +87,9 @@ class FrozenFailoverTests {
 				proxies.forEach(RedisProxy::heal);
 
 				String reply = child.awaitLine("outcome", Duration.ofSeconds(30));
-				return new Outcome(reply, DirectRedis.exists(newPrimary, LOCK_KEY));
+				// A refused grant is released quietly, in the background.
+				return new Outcome(reply, reply.equals("granted") ? DirectRedis.exists(newPrimary, LOCK_KEY)
+						: stillHeldAfter(newPrimary, Duration.ofSeconds(5)));
 			}
 		}
 		finally {
@@ -125,12 +123,35 @@ class FrozenFailoverTests {
 		}
 	}
 
+	private static boolean stillHeldAfter(LocalRedisServer node, Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (DirectRedis.exists(node, LOCK_KEY)) {
+			if (System.nanoTime() - deadline > 0) {
+				return true;
+			}
+			TimeUnit.MILLISECONDS.sleep(100);
+		}
+		return false;
+	}
+
 	/**
 	 * What the child's acquisition after the freeze came to.
 	 * @param reply "granted", "refused" or "failed: " and why
-	 * @param onNewPrimary whether the new primary has the lock
+	 * @param onNewPrimary whether the new primary has the lock (after a refusal, still has it once
+	 * the quiet release had time)
 	 */
 	private record Outcome(String reply, boolean onNewPrimary) {
+
+		/** Never granted on the old primary alone: granted on the new one, or failed for the given reason. */
+		void assertGrantedOnTheNewPrimaryOrRefused(String reason) {
+			if (this.reply.equals("granted")) {
+				assertThat(this.onNewPrimary).as("the lock the child was granted is on the new primary").isTrue();
+			}
+			else {
+				assertThat(this.reply).startsWith("failed").contains(reason);
+				assertThat(this.onNewPrimary).as("a lock on the new primary").isFalse();
+			}
+		}
 
 	}
 
