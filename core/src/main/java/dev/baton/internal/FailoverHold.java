@@ -2,9 +2,7 @@ package dev.baton.internal;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
@@ -149,17 +147,14 @@ public final class FailoverHold {
 			.thenCompose((caughtUp) -> this.ready);
 	}
 
+	/**
+	 * Waits for the messages within the bound, through interrupts as for a reply: a write that
+	 * went out before them could land on the old primary. A sentinel that does not answer has
+	 * nothing to tell; the others' messages are read.
+	 */
 	private void catchUp(Duration bound) {
 		long start = System.nanoTime();
-		try {
-			this.catchUp.start().get(bound.toNanos(), TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			// A sentinel that does not answer has nothing to tell; the others' messages are read.
-		}
+		AsyncScripts.awaitRestoringInterrupt(this.catchUp.start(), bound);
 		caughtUp(start);
 	}
 

@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import dev.baton.support.CommandStats;
 import org.apache.commons.logging.impl.NoOpLog;
@@ -230,17 +231,41 @@ class TimedScriptsTests {
 		assertCaughtUpOncePerStop();
 	}
 
+	@Test
+	void aCallerInterruptedWhileTheMessagesAreReadStillWaitsForThemAndKeepsItsInterrupt(RedisServer server)
+			throws Exception {
+		TimedScripts scripts = scripts(server);
+		scripts.followPrimary(holdCatchingUp((hold) -> CompletableFuture.runAsync(() -> {
+		}, CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS))));
+		this.ticks.submit(() -> sleep(200)).get();
+		Thread caller = Thread.currentThread();
+		CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS).execute(caller::interrupt);
+		long start = System.nanoTime();
+
+		assertThat(increment(scripts)).isEqualTo(1L);
+
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+		assertThat(Thread.interrupted()).isTrue();
+	}
+
 	/**
 	 * A hold whose freeze detector ticks on {@link #ticks}, which a test holds up as in a frozen
 	 * JVM, and whose catch-up reads the given messages.
 	 */
 	private FailoverHold holdReading(Consumer<FailoverHold> messages) {
+		return holdCatchingUp((hold) -> {
+			messages.accept(hold);
+			return CompletableFuture.completedFuture(null);
+		});
+	}
+
+	/** As {@link #holdReading}, with a catch-up that reads the messages when it likes. */
+	private FailoverHold holdCatchingUp(Function<FailoverHold, CompletableFuture<?>> catchUp) {
 		this.freezes.start(this.ticks);
 		FailoverHold[] hold = new FailoverHold[1];
 		hold[0] = new FailoverHold(Duration.ofSeconds(5), this.freezes, () -> {
 			this.catchUps.incrementAndGet();
-			messages.accept(hold[0]);
-			return CompletableFuture.completedFuture(null);
+			return catchUp.apply(hold[0]);
 		});
 		return hold[0];
 	}
