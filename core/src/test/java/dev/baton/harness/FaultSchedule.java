@@ -9,9 +9,9 @@ import java.util.function.Predicate;
 /**
  * A deterministic timeline of faults drawn from a seed: one track per instance proxy, where
  * faults follow each other, one track for the server, and one for the child JVM. The same seed,
- * instance count and
- * length always give the same timeline ({@link Random}'s sequence is specified), so a seed
- * replays its faults; the interleaving of the workload's threads does not replay.
+ * instance count and length always give the same timeline ({@link Random}'s sequence is
+ * specified), so a seed replays its faults; the interleaving of the workload's threads does not
+ * replay.
  */
 final class FaultSchedule {
 

@@ -1,11 +1,8 @@
 package dev.baton.internal;
 
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
-import org.apache.commons.logging.impl.NoOpLog;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,11 +28,9 @@ class FreezeDetectorTests {
 
 	@Test
 	void aStopOfASecondOrMoreIsNoticedAndLoggedAtWarnWithItsLength() throws Exception {
-		this.freezes.start(this.ticks);
 		long before = System.nanoTime();
 
-		this.ticks.submit(() -> sleep(1200)).get();
-		Thread.sleep(50);
+		stopTicking(1200);
 
 		assertThat(this.freezes.frozeSince(before)).isTrue();
 		assertThat(this.log.warnings).singleElement()
@@ -46,16 +41,21 @@ class FreezeDetectorTests {
 
 	@Test
 	void aShorterStopIsNoticedButLoggedOnlyAtDebug() throws Exception {
-		this.freezes.start(this.ticks);
 		long before = System.nanoTime();
 
-		this.ticks.submit(() -> sleep(300)).get();
-		Thread.sleep(50);
+		stopTicking(300);
 
 		assertThat(this.freezes.frozeSince(before)).isTrue();
 		assertThat(this.log.warnings).isEmpty();
 		assertThat(this.log.debugs)
 			.anySatisfy((message) -> assertThat(message).asString().containsPattern("^This JVM did not run for about 3\\d\\d ms"));
+	}
+
+	/** Starts the detector, holds its ticking thread up for {@code millis}, then lets it tick once more. */
+	private void stopTicking(long millis) throws Exception {
+		this.freezes.start(this.ticks);
+		this.ticks.submit(() -> sleep(millis)).get();
+		Thread.sleep(50);
 	}
 
 	private static void sleep(long millis) {
@@ -65,24 +65,6 @@ class FreezeDetectorTests {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-	}
-
-	private static final class RecordingLog extends NoOpLog {
-
-		final List<Object> warnings = new CopyOnWriteArrayList<>();
-
-		final List<Object> debugs = new CopyOnWriteArrayList<>();
-
-		@Override
-		public void warn(Object message) {
-			this.warnings.add(message);
-		}
-
-		@Override
-		public void debug(Object message) {
-			this.debugs.add(message);
-		}
-
 	}
 
 }

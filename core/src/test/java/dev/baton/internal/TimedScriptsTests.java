@@ -14,7 +14,6 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.baton.support.CommandStats;
-import org.apache.commons.logging.impl.NoOpLog;
 import dev.baton.test.RedisServer;
 import dev.baton.test.RedisTest;
 import org.junit.jupiter.api.AfterEach;
@@ -53,22 +52,10 @@ class TimedScriptsTests {
 
 	private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
 
-	/** Stops the detector noticed: those the tests make, and any a loaded machine adds (a starved ticking thread). */
-	private final AtomicInteger stopsNoticed = new AtomicInteger();
+	/** The stops the detector noticed: those the tests make, and any a loaded machine adds (a starved ticking thread). */
+	private final RecordingLog stopsNoticed = new RecordingLog();
 
-	private final FreezeDetector freezes = new FreezeDetector(new NoOpLog() {
-
-		@Override
-		public void debug(Object message) {
-			TimedScriptsTests.this.stopsNoticed.incrementAndGet();
-		}
-
-		@Override
-		public void warn(Object message) {
-			TimedScriptsTests.this.stopsNoticed.incrementAndGet();
-		}
-
-	});
+	private final FreezeDetector freezes = new FreezeDetector(this.stopsNoticed);
 
 	private final AtomicInteger catchUps = new AtomicInteger();
 
@@ -201,11 +188,9 @@ class TimedScriptsTests {
 	}
 
 	@Test
-	void afterAFreezeACallWaitsUntilTheSentinelsNewsAreReadOnceAndTheHoldTheyBeganEnds(RedisServer server)
+	void afterAFreezeACallWaitsUntilTheSentinelsMessagesAreReadOnceAndTheHoldTheyBeganEnds(RedisServer server)
 			throws Exception {
-		TimedScripts scripts = scripts(server);
-		scripts.followPrimary(holdReading(TimedScriptsTests::promotingFor300Millis));
-		this.ticks.submit(() -> sleep(200)).get();
+		TimedScripts scripts = frozenWhilePromoting(server);
 		long start = System.nanoTime();
 
 		assertThat(increment(scripts)).isEqualTo(1L);
@@ -216,11 +201,9 @@ class TimedScriptsTests {
 	}
 
 	@Test
-	void afterAFreezeAScriptSentWithoutWaitingGoesOutOnceTheNewsAreReadAndTheHoldTheyBeganEnds(RedisServer server)
+	void afterAFreezeAScriptSentWithoutWaitingGoesOutOnceTheMessagesAreReadAndTheHoldTheyBeganEnds(RedisServer server)
 			throws Exception {
-		TimedScripts scripts = scripts(server);
-		scripts.followPrimary(holdReading(TimedScriptsTests::promotingFor300Millis));
-		this.ticks.submit(() -> sleep(200)).get();
+		TimedScripts scripts = frozenWhilePromoting(server);
 		StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
 
 		scripts.sendQuietly(new TimedScripts.Script(INCREMENT, List.of(this.counter)));
@@ -237,7 +220,7 @@ class TimedScriptsTests {
 		TimedScripts scripts = scripts(server);
 		scripts.followPrimary(holdCatchingUp((hold) -> CompletableFuture.runAsync(() -> {
 		}, CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS))));
-		this.ticks.submit(() -> sleep(200)).get();
+		freeze();
 		Thread caller = Thread.currentThread();
 		CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS).execute(caller::interrupt);
 		long start = System.nanoTime();
@@ -277,7 +260,20 @@ class TimedScriptsTests {
 	private void assertCaughtUpOncePerStop() {
 		await().atMost(Duration.ofSeconds(2))
 			.untilAsserted(() -> assertThat(this.catchUps.get()).isPositive()
-				.isLessThanOrEqualTo(this.stopsNoticed.get()));
+				.isLessThanOrEqualTo(this.stopsNoticed.count()));
+	}
+
+	/** Scripts after a freeze during which the sentinels said a replica is being promoted. */
+	private TimedScripts frozenWhilePromoting(RedisServer server) throws Exception {
+		TimedScripts scripts = scripts(server);
+		scripts.followPrimary(holdReading(TimedScriptsTests::promotingFor300Millis));
+		freeze();
+		return scripts;
+	}
+
+	/** Holds the ticking thread up for 200 ms, as a frozen JVM would. */
+	private void freeze() throws Exception {
+		this.ticks.submit(() -> sleep(200)).get();
 	}
 
 	/** The messages read after a freeze: a replica is being promoted; the switch follows 300 ms later. */

@@ -38,8 +38,8 @@ class EmbeddedRedisFallback implements ApplicationListener<ApplicationEnvironmen
 		RedisServer server = RedisServers.startLocal(DEFAULT_PORT);
 		logger.info("No Redis configured or running on localhost:" + DEFAULT_PORT + "; started an embedded "
 				+ server.version() + " at " + server.url() + ", which stops with this instance (set "
-				+ "spring.data.redis.host to use your own; for several instances, start Redis and the database alone first with "
-				+ ServicesOnly.ARGUMENT + ")");
+				+ "spring.data.redis.host to use your own; for several instances, start Redis and the database "
+				+ "alone first with " + ServicesOnly.ARGUMENT + ")");
 		environment.getPropertySources()
 			.addFirst(new MapPropertySource("embeddedRedis",
 					Map.of("spring.data.redis.host", server.host(), "spring.data.redis.port", server.port())));
