@@ -271,9 +271,15 @@ class TimedScriptsTests {
 		return scripts;
 	}
 
-	/** Holds the ticking thread up for 200 ms, as a frozen JVM would. */
+	/**
+	 * Holds the ticking thread up for 200 ms, as a frozen JVM would, and returns once its late
+	 * tick noticed it: a call made before would see the ticks late now, read the messages, and
+	 * read them again once the tick counted the same stop after the reading began.
+	 */
 	private void freeze() throws Exception {
+		int noticed = this.stopsNoticed.count();
 		this.ticks.submit(() -> sleep(200)).get();
+		await().atMost(Duration.ofSeconds(2)).until(() -> this.stopsNoticed.count() > noticed);
 	}
 
 	/** The messages read after a freeze: a replica is being promoted; the switch follows 300 ms later. */
